@@ -1,0 +1,73 @@
+//! Micro-benchmarks: move generation, make with key update, evaluation and a
+//! fixed-depth search over the bench positions.
+
+use bench::bench_boards;
+use criterion::{Criterion, criterion_group, criterion_main};
+use sessa_engine::eval::evaluate;
+use sessa_engine::search::{SearchParams, SharedState, Worker};
+use sessa_engine::tt::TranspositionTable;
+use std::hint::black_box;
+
+fn movegen(c: &mut Criterion) {
+    let boards = bench_boards();
+    c.bench_function("legal_moves", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .map(|board| black_box(board).legal_moves().len())
+                .sum::<usize>()
+        })
+    });
+}
+
+fn make_unmake(c: &mut Criterion) {
+    let mut boards = bench_boards();
+    c.bench_function("make_unmake_with_key", |b| {
+        b.iter(|| {
+            let mut keys = 0u64;
+            for board in &mut boards {
+                for m in board.legal_moves() {
+                    board.make(m);
+                    keys ^= board.key();
+                    board.unmake();
+                }
+            }
+            keys
+        })
+    });
+}
+
+fn evaluation(c: &mut Criterion) {
+    let boards = bench_boards();
+    c.bench_function("evaluate", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .map(|board| evaluate(black_box(board.position())))
+                .sum::<i32>()
+        })
+    });
+}
+
+fn search(c: &mut Criterion) {
+    let boards = bench_boards();
+    let tt = TranspositionTable::new(16).expect("16 MB of hash");
+    let mut group = c.benchmark_group("search");
+    group.sample_size(10);
+    group.bench_function("depth_5_all_positions", |b| {
+        b.iter(|| {
+            let mut nodes = 0;
+            for board in &boards {
+                let shared = SharedState::default();
+                let mut worker =
+                    Worker::new(board.clone(), &tt, &shared, SearchParams::depth(5), None);
+                nodes += worker.search().nodes;
+            }
+            nodes
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, movegen, make_unmake, evaluation, search);
+criterion_main!(benches);

@@ -1,0 +1,14 @@
+//! Shared fixtures for Sessa's criterion benchmarks and, later, its strength
+//! and tuning tools.
+
+use sessa_engine::Board;
+use sessa_engine::bench::BENCH_POSITIONS;
+use shakmaty::CastlingMode;
+
+/// The positions of `sessa bench`, parsed: the fixed set every micro-benchmark runs on.
+pub fn bench_boards() -> Vec<Board> {
+    BENCH_POSITIONS
+        .iter()
+        .map(|fen| Board::from_fen(fen, CastlingMode::Standard).expect("bench FENs are valid"))
+        .collect()
+}

@@ -1,0 +1,22 @@
+//! The Sessa chess engine library: board and game history, rules of the game
+//! ending, evaluation, transposition table, move ordering, search, time
+//! management and the engine controller that runs searches on threads.
+//!
+//! The library never prints; the `sessa` binary turns its events into UCI.
+
+#![deny(missing_docs)]
+
+pub mod bench;
+pub mod board;
+pub mod draw;
+pub mod eval;
+pub mod movepick;
+pub mod perft;
+pub mod search;
+pub mod threads;
+pub mod time;
+pub mod tt;
+
+pub use board::{Board, BoardError, START_FEN};
+pub use search::{Limits, ReportedScore, SearchEvent, SearchInfo};
+pub use threads::Engine;

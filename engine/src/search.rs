@@ -1,0 +1,775 @@
+//! The search: iterative deepening over a fail-soft principal variation
+//! search (negamax with alpha-beta), a quiescence search, and the rules of the
+//! game applied at every node.
+//!
+//! A [`Worker`] is one search thread. It owns its board, killers, history and
+//! PV table; it shares only the transposition table and a few atomics in
+//! [`SharedState`]. It never prints: results leave as [`SearchEvent`]s.
+
+use crate::board::Board;
+use crate::draw::is_search_draw;
+use crate::eval::evaluate;
+use crate::movepick::{History, Killers, MovePicker, is_tactical};
+use crate::time::{TimeBudget, TimeControl};
+use crate::tt::{Bound, TranspositionTable, pack_move, unpack_move};
+use crossbeam::channel::Sender;
+use shakmaty::{Color, Move, Role};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// A score in centipawns (or a mate score) from the side to move's view.
+pub type Score = i32;
+
+/// Deepest ply the search reaches, quiescence included.
+pub const MAX_PLY: usize = 128;
+/// The score of being checkmated at the root; mate in `n` plies is `MATE - n`.
+pub const MATE: Score = 32_000;
+/// Scores at or beyond this magnitude are mate scores.
+pub const MATE_BOUND: Score = MATE - MAX_PLY as Score;
+/// Larger than any score.
+pub const INFINITY: Score = MATE + 1;
+/// Nodes between two looks at the clock and the stop flag.
+const CHECK_INTERVAL: u64 = 1024;
+/// Iterations after which `currmove` lines may be reported.
+const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
+
+/// What the `go` command asked for, before it is turned into a time budget.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// White's clock in ms (`wtime`).
+    pub white_time: Option<i64>,
+    /// Black's clock in ms (`btime`).
+    pub black_time: Option<i64>,
+    /// White's increment in ms (`winc`).
+    pub white_increment: Option<i64>,
+    /// Black's increment in ms (`binc`).
+    pub black_increment: Option<i64>,
+    /// Moves to the next time control (`movestogo`).
+    pub moves_to_go: Option<u32>,
+    /// Search exactly this long, in ms (`movetime`).
+    pub move_time: Option<i64>,
+    /// Maximum depth (`depth`).
+    pub depth: Option<u32>,
+    /// Maximum nodes (`nodes`).
+    pub nodes: Option<u64>,
+    /// Look for a mate in this many moves (`mate`).
+    pub mate: Option<u32>,
+    /// Search until `stop` (`infinite`).
+    pub infinite: bool,
+    /// Search in the opponent's time until `ponderhit` or `stop` (`ponder`).
+    pub ponder: bool,
+    /// Only these root moves, in UCI notation (`searchmoves`).
+    pub search_moves: Vec<String>,
+}
+
+impl Limits {
+    /// The time control that applies to the side to move.
+    /// `delay_ms` is the `Clock Delay` option (UCI has no field for it).
+    pub fn time_control(&self, turn: Color, delay_ms: u64) -> TimeControl {
+        if self.infinite {
+            return TimeControl::Unlimited;
+        }
+        if let Some(ms) = self.move_time {
+            return TimeControl::MoveTime(Duration::from_millis(ms.max(1) as u64));
+        }
+        let (time, increment) = match turn {
+            Color::White => (self.white_time, self.white_increment),
+            Color::Black => (self.black_time, self.black_increment),
+        };
+        let any_clock = self.white_time.is_some() || self.black_time.is_some();
+        match time {
+            Some(ms) => TimeControl::Clock(crate::time::Clock::from_go(
+                ms,
+                increment.unwrap_or(0),
+                self.moves_to_go,
+                delay_ms,
+            )),
+            None if any_clock => TimeControl::Missing,
+            // Only depth, nodes or mate limits, or a bare `go`: no clock.
+            None => TimeControl::Unlimited,
+        }
+    }
+}
+
+/// A score as UCI reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportedScore {
+    /// Centipawns from the engine's point of view.
+    Centipawns(Score),
+    /// Mate in this many moves (negative: the engine gets mated).
+    Mate(i32),
+}
+
+impl ReportedScore {
+    /// Converts an internal score.
+    pub fn from_score(score: Score) -> ReportedScore {
+        if score >= MATE_BOUND {
+            ReportedScore::Mate((MATE - score + 1) / 2)
+        } else if score <= -MATE_BOUND {
+            ReportedScore::Mate(-(MATE + score) / 2)
+        } else {
+            ReportedScore::Centipawns(score)
+        }
+    }
+}
+
+/// The report of a finished iteration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Nominal depth of the iteration.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score of the best move.
+    pub score: ReportedScore,
+    /// Whether the score is exact or only a bound.
+    pub bound: Bound,
+    /// Nodes searched so far (all threads).
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Transposition table use in permill.
+    pub hashfull: u32,
+    /// Time since the search started, in ms.
+    pub time_ms: u64,
+    /// The principal variation, in UCI notation.
+    pub pv: Vec<String>,
+}
+
+/// What a search reports while it runs and when it ends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SearchEvent {
+    /// An iteration finished.
+    Info(SearchInfo),
+    /// The root move now being searched (sent after the first second).
+    CurrentMove {
+        /// Depth of the iteration.
+        depth: u32,
+        /// The move, in UCI notation.
+        mv: String,
+        /// Its 1-based position in the root move list.
+        number: usize,
+    },
+    /// The search is over; exactly one per `go`.
+    BestMove {
+        /// The move to play, or `None` when there is no legal move.
+        best: Option<String>,
+        /// The expected reply, when known.
+        ponder: Option<String>,
+    },
+}
+
+/// State shared by all threads of one engine: the stop signal, pondering and
+/// node counters. Everything else is owned by each thread.
+#[derive(Debug, Default)]
+pub struct SharedState {
+    /// Set to end the search (by `stop`, time or limits).
+    pub stop: AtomicBool,
+    /// Set while the engine ponders: the clock does not run.
+    pub pondering: AtomicBool,
+    /// Nanoseconds after `go` at which the clock started: 0, or when `ponderhit` came.
+    pub clock_started_ns: AtomicU64,
+    /// Nodes searched by all threads in this search.
+    pub nodes: AtomicU64,
+}
+
+/// The result of a finished search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchResult {
+    /// Best move, if the root has a legal move.
+    pub best: Option<Move>,
+    /// Expected reply to the best move, when known.
+    pub ponder: Option<Move>,
+    /// Score of the best move.
+    pub score: Score,
+    /// Depth of the last finished iteration.
+    pub depth: u32,
+    /// Nodes searched by this worker.
+    pub nodes: u64,
+}
+
+/// Everything one search needs to know besides the position.
+#[derive(Debug, Clone)]
+pub struct SearchParams {
+    /// Time limits.
+    pub budget: TimeBudget,
+    /// Maximum iteration depth.
+    pub max_depth: u32,
+    /// Node limit.
+    pub nodes: Option<u64>,
+    /// Stop once a mate in this many moves is found.
+    pub mate: Option<u32>,
+    /// Root moves to consider (empty: all).
+    pub search_moves: Vec<Move>,
+    /// Stop right after the first iteration when only one move is legal.
+    pub answer_forced_move_at_once: bool,
+    /// When `go` arrived; the time limits count from here (or from `ponderhit`).
+    pub start: Instant,
+}
+
+impl SearchParams {
+    /// A search limited only by depth, as the bench uses.
+    pub fn depth(depth: u32) -> SearchParams {
+        SearchParams {
+            budget: TimeBudget::UNLIMITED,
+            max_depth: depth,
+            nodes: None,
+            mate: None,
+            search_moves: Vec::new(),
+            answer_forced_move_at_once: false,
+            start: Instant::now(),
+        }
+    }
+}
+
+/// One search thread's private state.
+pub struct Worker<'a> {
+    board: Board,
+    tt: &'a TranspositionTable,
+    shared: &'a SharedState,
+    events: Option<Sender<SearchEvent>>,
+    params: SearchParams,
+    start: Instant,
+    nodes: u64,
+    nodes_flushed: u64,
+    seldepth: usize,
+    stopped: bool,
+    killers: Box<[Killers; MAX_PLY + 1]>,
+    history: History,
+    pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+}
+
+/// A root move with what the last iteration learnt about it.
+#[derive(Debug, Clone, Copy)]
+struct RootMove {
+    mv: Move,
+    nodes: u64,
+}
+
+impl<'a> Worker<'a> {
+    /// A worker for the position `board`. Without `events` it reports nothing.
+    pub fn new(
+        board: Board,
+        tt: &'a TranspositionTable,
+        shared: &'a SharedState,
+        params: SearchParams,
+        events: Option<Sender<SearchEvent>>,
+    ) -> Worker<'a> {
+        Worker {
+            board,
+            tt,
+            shared,
+            events,
+            start: params.start,
+            params,
+            nodes: 0,
+            nodes_flushed: 0,
+            seldepth: 0,
+            stopped: false,
+            killers: Box::new([[None; 2]; MAX_PLY + 1]),
+            history: History::default(),
+            pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+        }
+    }
+
+    /// Nodes this worker searched.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn send(&self, event: SearchEvent) {
+        if let Some(events) = &self.events {
+            // The receiver only goes away when the engine shuts down.
+            let _ = events.send(event);
+        }
+    }
+
+    /// Time on the clock: zero while pondering, counted from `ponderhit` after.
+    fn clock_elapsed(&self) -> Option<Duration> {
+        if self.shared.pondering.load(Ordering::Relaxed) {
+            return None;
+        }
+        let started = Duration::from_nanos(self.shared.clock_started_ns.load(Ordering::Relaxed));
+        Some(self.start.elapsed().saturating_sub(started))
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + self.nodes - self.nodes_flushed
+    }
+
+    /// Counts a node and decides whether the search must stop now.
+    fn visit(&mut self, ply: usize) -> bool {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(limit) = self.params.nodes
+            && self.total_nodes() >= limit
+        {
+            self.stopped = true;
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
+            self.shared
+                .nodes
+                .fetch_add(self.nodes - self.nodes_flushed, Ordering::Relaxed);
+            self.nodes_flushed = self.nodes;
+            if self.shared.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+            if let (Some(hard), Some(elapsed)) = (self.params.budget.hard, self.clock_elapsed())
+                && elapsed >= hard
+            {
+                self.stopped = true;
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        self.stopped
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = Some(m);
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Runs iterative deepening and returns the best move found.
+    pub fn search(&mut self) -> SearchResult {
+        let legal = self.board.legal_moves();
+        let mut root_moves: Vec<RootMove> = legal
+            .iter()
+            .copied()
+            .filter(|m| self.params.search_moves.is_empty() || self.params.search_moves.contains(m))
+            .map(|mv| RootMove { mv, nodes: 0 })
+            .collect();
+        if root_moves.is_empty() {
+            // `searchmoves` listed nothing legal: consider every move.
+            root_moves = legal.iter().map(|&mv| RootMove { mv, nodes: 0 }).collect();
+        }
+        let mut result = SearchResult {
+            best: root_moves.first().map(|r| r.mv),
+            ponder: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+        };
+        if root_moves.is_empty() {
+            return result;
+        }
+        let mut completed_pv: Vec<Move> = Vec::new();
+        let max_depth = self.params.max_depth.clamp(1, MAX_PLY as u32 - 1);
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            let score = self.search_root(&mut root_moves, depth as i32);
+            if self.stopped && depth > 1 {
+                break;
+            }
+            // The root moves are sorted: the best is first.
+            result.best = Some(root_moves[0].mv);
+            result.score = score;
+            result.depth = depth;
+            completed_pv = self.pv[0][..self.pv_len[0]]
+                .iter()
+                .map_while(|m| *m)
+                .collect();
+            if completed_pv.first() != result.best.as_ref() {
+                completed_pv = vec![root_moves[0].mv];
+            }
+            self.report_iteration(depth, score, &completed_pv);
+            if self.stopped {
+                break;
+            }
+            if self.iteration_ends_search(depth, score, root_moves.len()) {
+                break;
+            }
+        }
+        self.flush_nodes();
+        result.ponder = completed_pv
+            .get(1)
+            .copied()
+            .or_else(|| result.best.and_then(|m| self.reply_from_tt(m)));
+        result.nodes = self.nodes;
+        result
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.nodes_flushed, Ordering::Relaxed);
+        self.nodes_flushed = self.nodes;
+    }
+
+    /// Whether the search should end after a finished iteration.
+    fn iteration_ends_search(&self, depth: u32, score: Score, root_moves: usize) -> bool {
+        if let Some(mate) = self.params.mate
+            && score >= MATE - (2 * mate as Score - 1)
+        {
+            return true;
+        }
+        if root_moves == 1 && self.params.answer_forced_move_at_once {
+            return true;
+        }
+        // A mate found at full width cannot be improved by more depth than twice its length.
+        if score.abs() >= MATE_BOUND && depth as Score > 2 * (MATE - score.abs()) + 4 {
+            return self.params.budget.soft.is_some();
+        }
+        match (self.params.budget.soft, self.clock_elapsed()) {
+            (Some(soft), Some(elapsed)) => elapsed >= soft,
+            _ => false,
+        }
+    }
+
+    /// The reply the TT suggests after `best`, for `bestmove ... ponder`.
+    fn reply_from_tt(&mut self, best: Move) -> Option<Move> {
+        self.board.make(best);
+        let reply = self.tt.probe(self.board.key(), 1).and_then(|entry| {
+            let legal = self.board.legal_moves();
+            unpack_move(entry.packed_move, &legal)
+        });
+        self.board.unmake();
+        reply
+    }
+
+    fn report_iteration(&self, depth: u32, score: Score, pv: &[Move]) {
+        if self.events.is_none() {
+            return;
+        }
+        let elapsed = self.start.elapsed();
+        let nodes = self.total_nodes();
+        let ms = elapsed.as_millis() as u64;
+        let mut board = self.board.clone();
+        let mut pv_text = Vec::with_capacity(pv.len());
+        for &m in pv {
+            pv_text.push(board.move_to_uci(m));
+            board.make(m);
+        }
+        self.send(SearchEvent::Info(SearchInfo {
+            depth,
+            seldepth: self.seldepth as u32,
+            score: ReportedScore::from_score(score),
+            bound: Bound::Exact,
+            nodes,
+            nps: nodes * 1000 / ms.max(1),
+            hashfull: self.tt.hashfull(),
+            time_ms: ms,
+            pv: pv_text,
+        }));
+    }
+
+    /// Searches every root move at `depth` with a full window and sorts the
+    /// root moves, best first.
+    fn search_root(&mut self, root_moves: &mut [RootMove], depth: i32) -> Score {
+        let mut alpha = -INFINITY;
+        let beta = INFINITY;
+        let mut best_score = -INFINITY;
+        let mut best_index = 0;
+        self.pv_len[0] = 0;
+        for (index, root_move) in root_moves.iter_mut().enumerate() {
+            let m = root_move.mv;
+            if self.events.is_some() && self.start.elapsed() >= CURRMOVE_AFTER {
+                self.send(SearchEvent::CurrentMove {
+                    depth: depth as u32,
+                    mv: self.board.move_to_uci(m),
+                    number: index + 1,
+                });
+            }
+            let nodes_before = self.nodes;
+            self.board.make(m);
+            let score = if index == 0 {
+                -self.negamax(-beta, -alpha, depth - 1, 1, true)
+            } else {
+                let score = -self.negamax(-alpha - 1, -alpha, depth - 1, 1, false);
+                if score > alpha && !self.stopped {
+                    -self.negamax(-beta, -alpha, depth - 1, 1, true)
+                } else {
+                    score
+                }
+            };
+            self.board.unmake();
+            root_move.nodes = self.nodes - nodes_before;
+            if self.stopped {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                best_index = index;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(0, m);
+                }
+            }
+        }
+        // Best move first, the rest by the effort their refutation took.
+        root_moves[..].swap(0, best_index);
+        root_moves[1..].sort_by_key(|r| std::cmp::Reverse(r.nodes));
+        best_score
+    }
+
+    /// Fail-soft principal variation search.
+    fn negamax(
+        &mut self,
+        mut alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> Score {
+        self.pv_len[ply] = ply;
+        let in_check = self.board.in_check();
+        // Check extension: never stand pat or stop the search while in check.
+        let depth = if in_check { depth + 1 } else { depth };
+        if depth <= 0 {
+            return self.quiescence(alpha, beta, ply);
+        }
+        if self.visit(ply) {
+            return 0;
+        }
+        if is_search_draw(&self.board) {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return evaluate(self.board.position());
+        }
+
+        // Probe the transposition table; cut off at non-PV nodes only.
+        let key = self.board.key();
+        let entry = self.tt.probe(key, ply);
+        if let Some(entry) = entry
+            && !pv_node
+            && entry.depth >= depth
+            && match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => entry.score >= beta,
+                Bound::Upper => entry.score <= alpha,
+            }
+        {
+            return entry.score;
+        }
+
+        let moves = self.board.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as Score } else { 0 };
+        }
+        let tt_move = entry.and_then(|e| unpack_move(e.packed_move, &moves));
+        let static_eval = entry.map_or_else(|| evaluate(self.board.position()), |e| e.eval);
+        let side = self.board.turn();
+        let picker = MovePicker::new(moves, tt_move, &self.killers[ply], &self.history, side);
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut quiets_tried: [Option<Move>; 64] = [None; 64];
+        let mut quiet_count = 0;
+        for (index, m) in picker.enumerate() {
+            self.board.make(m);
+            let score = if index == 0 {
+                -self.negamax(-beta, -alpha, depth - 1, ply + 1, pv_node)
+            } else {
+                let score = -self.negamax(-alpha - 1, -alpha, depth - 1, ply + 1, false);
+                if pv_node && score > alpha && score < beta && !self.stopped {
+                    -self.negamax(-beta, -alpha, depth - 1, ply + 1, true)
+                } else {
+                    score
+                }
+            };
+            self.board.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if !is_tactical(m) {
+                            self.reward_quiet(m, ply, depth, &quiets_tried[..quiet_count]);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !is_tactical(m) && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = Some(m);
+                quiet_count += 1;
+            }
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            ply,
+            best_move.map_or(0, pack_move),
+            best_score,
+            static_eval,
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    /// A quiet move caused a beta cutoff: make it a killer, raise its history
+    /// and lower the history of the quiet moves tried before it.
+    fn reward_quiet(&mut self, m: Move, ply: usize, depth: i32, tried: &[Option<Move>]) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(m) {
+            killers[1] = killers[0];
+            killers[0] = Some(m);
+        }
+        let side = self.board.turn();
+        let bonus = (depth * depth).min(1200);
+        self.history.update(side, m, bonus);
+        for other in tried.iter().flatten() {
+            self.history.update(side, *other, -bonus);
+        }
+    }
+
+    /// Searches captures and promotions until the position is quiet; every
+    /// evasion when in check. The side to move may stand pat when not in check.
+    fn quiescence(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        self.pv_len[ply] = ply;
+        if self.visit(ply) {
+            return 0;
+        }
+        if is_search_draw(&self.board) {
+            return 0;
+        }
+        let in_check = self.board.in_check();
+        if ply >= MAX_PLY {
+            return if in_check {
+                0
+            } else {
+                evaluate(self.board.position())
+            };
+        }
+        let moves = self.board.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as Score } else { 0 };
+        }
+        let mut best_score = -INFINITY;
+        let picker = if in_check {
+            MovePicker::new(
+                moves,
+                None,
+                &self.killers[ply],
+                &self.history,
+                self.board.turn(),
+            )
+        } else {
+            let stand_pat = evaluate(self.board.position());
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best_score = stand_pat;
+            let mut tactical = moves;
+            // Underpromotions rarely matter in quiescence.
+            tactical.retain(|m| match m.promotion() {
+                Some(role) => role == Role::Queen,
+                None => m.is_capture(),
+            });
+            MovePicker::tactical(tactical)
+        };
+        for m in picker {
+            self.board.make(m);
+            let score = -self.quiescence(-beta, -alpha, ply + 1);
+            self.board.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best_score
+    }
+}
+
+/// Writes the search result of `worker`'s root position as UCI strings.
+pub fn result_to_uci(board: &Board, result: &SearchResult) -> (Option<String>, Option<String>) {
+    let best = result.best.map(|m| board.move_to_uci(m));
+    let ponder = result.best.zip(result.ponder).map(|(b, p)| {
+        let mut after = board.clone();
+        after.make(b);
+        after.move_to_uci(p)
+    });
+    (best, ponder)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::CastlingMode;
+
+    fn search(fen: &str, depth: u32) -> (SearchResult, Option<String>) {
+        let board = Board::from_fen(fen, CastlingMode::Standard).unwrap();
+        let tt = TranspositionTable::new(8).unwrap();
+        let shared = SharedState::default();
+        let mut worker = Worker::new(
+            board.clone(),
+            &tt,
+            &shared,
+            SearchParams::depth(depth),
+            None,
+        );
+        let result = worker.search();
+        let best = result_to_uci(&board, &result).0;
+        (result, best)
+    }
+
+    #[test]
+    fn reported_scores() {
+        assert_eq!(ReportedScore::from_score(MATE - 1), ReportedScore::Mate(1));
+        assert_eq!(ReportedScore::from_score(MATE - 3), ReportedScore::Mate(2));
+        assert_eq!(
+            ReportedScore::from_score(-MATE + 2),
+            ReportedScore::Mate(-1)
+        );
+        assert_eq!(
+            ReportedScore::from_score(-MATE + 4),
+            ReportedScore::Mate(-2)
+        );
+        assert_eq!(ReportedScore::from_score(35), ReportedScore::Centipawns(35));
+    }
+
+    #[test]
+    fn finds_mate_in_one() {
+        let (r, best) = search("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", 3);
+        assert_eq!(r.score, MATE - 1);
+        assert_eq!(best.as_deref(), Some("a1a8"));
+    }
+
+    #[test]
+    fn no_move_when_mated() {
+        let (r, best) = search(
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            3,
+        );
+        assert_eq!(r.best, None);
+        assert_eq!(best, None);
+    }
+
+    #[test]
+    fn captures_a_hanging_queen() {
+        let (_, best) = search("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", 4);
+        assert_eq!(best.as_deref(), Some("d2d5"));
+    }
+}

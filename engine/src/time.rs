@@ -1,0 +1,297 @@
+//! Time management: the FIDE clock modes (Laws of Chess, Art. 6.2) as a type,
+//! and the soft and hard limits a search gets from them.
+//!
+//! The soft limit says when no new iteration should start; the hard limit
+//! aborts the search. Both are computed once, at `go`, from the time left
+//! minus the move overhead (the time lost between the engine and the clock),
+//! and the hard limit never goes past what is left on the clock.
+
+use std::time::Duration;
+
+/// How the clock of the side to move runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClockMode {
+    /// All remaining moves must be played in the remaining time.
+    SuddenDeath,
+    /// An increment is added after each move (Fischer mode).
+    Fischer {
+        /// Time added after each move.
+        increment: Duration,
+    },
+    /// A number of moves must be made before the next period starts; time
+    /// not used carries into the next period. An increment may also apply.
+    MovesPerPeriod {
+        /// Moves left in this period, this one included.
+        moves_to_go: u32,
+        /// Time added after each move (often zero).
+        increment: Duration,
+    },
+    /// The main time only runs once the per-move delay is used up; unused
+    /// delay is lost, not added to the main time.
+    Delay {
+        /// Free thinking time at the start of each move.
+        delay: Duration,
+        /// Moves left in the period, if the period has a move count.
+        moves_to_go: Option<u32>,
+    },
+}
+
+/// The clock of the side to move as the GUI reports it at `go`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clock {
+    /// Main time left in milliseconds; may be zero or negative.
+    pub remaining_ms: i64,
+    /// The mode the clock runs in.
+    pub mode: ClockMode,
+}
+
+impl Clock {
+    /// Classifies the `go` fields of the side to move (plus the `Clock Delay`
+    /// option, which UCI has no field for) into a clock mode.
+    pub fn from_go(
+        remaining_ms: i64,
+        increment_ms: i64,
+        moves_to_go: Option<u32>,
+        delay_ms: u64,
+    ) -> Clock {
+        let increment = Duration::from_millis(increment_ms.max(0) as u64);
+        let moves_to_go = moves_to_go.filter(|&n| n > 0);
+        let mode = if delay_ms > 0 {
+            ClockMode::Delay {
+                delay: Duration::from_millis(delay_ms),
+                moves_to_go,
+            }
+        } else if let Some(moves_to_go) = moves_to_go {
+            ClockMode::MovesPerPeriod {
+                moves_to_go,
+                increment,
+            }
+        } else if increment > Duration::ZERO {
+            ClockMode::Fischer { increment }
+        } else {
+            ClockMode::SuddenDeath
+        };
+        Clock { remaining_ms, mode }
+    }
+}
+
+/// What the search is allowed to spend on this move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeControl {
+    /// No time limit (`infinite`, or only depth/nodes/mate limits).
+    Unlimited,
+    /// Exactly this long (`movetime`).
+    MoveTime(Duration),
+    /// A game clock.
+    Clock(Clock),
+    /// The clock of the side to move is missing: play almost at once.
+    Missing,
+}
+
+/// The limits one search gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// No new iteration starts after this.
+    pub soft: Option<Duration>,
+    /// The search is aborted at this point.
+    pub hard: Option<Duration>,
+}
+
+/// Moves a sudden-death game is assumed to still last.
+const EXPECTED_MOVES: u32 = 30;
+/// Periods with more moves than this are planned as if they had this many.
+const MAX_PLANNED_MOVES: u32 = 50;
+/// Below this much usable time the engine answers at once.
+const PANIC_TIME: Duration = Duration::from_millis(20);
+/// Time a panicking engine still takes: enough for a depth-1 search.
+const PANIC_SPEND: Duration = Duration::from_millis(2);
+
+/// Splits `usable` main time over `moves` moves plus an increment.
+fn spread(usable: Duration, moves: u32, increment: Duration, at_most: f64) -> TimeBudget {
+    let soft = (usable / (moves + 1) + increment * 3 / 4).min(usable.mul_f64(at_most / 2.0));
+    let hard = (soft * 4).min(usable.mul_f64(at_most));
+    TimeBudget {
+        soft: Some(soft),
+        hard: Some(hard),
+    }
+}
+
+impl TimeBudget {
+    /// A budget without limits.
+    pub const UNLIMITED: TimeBudget = TimeBudget {
+        soft: None,
+        hard: None,
+    };
+
+    /// Computes the budget for a move.
+    pub fn new(control: TimeControl, overhead: Duration) -> TimeBudget {
+        match control {
+            TimeControl::Unlimited => TimeBudget::UNLIMITED,
+            TimeControl::MoveTime(t) => TimeBudget {
+                soft: Some(t),
+                hard: Some(t),
+            },
+            TimeControl::Missing => TimeBudget {
+                soft: Some(PANIC_SPEND),
+                hard: Some(PANIC_SPEND),
+            },
+            TimeControl::Clock(clock) => TimeBudget::for_clock(clock, overhead),
+        }
+    }
+
+    fn for_clock(clock: Clock, overhead: Duration) -> TimeBudget {
+        let remaining = Duration::from_millis(clock.remaining_ms.max(0) as u64);
+        let usable = remaining.saturating_sub(overhead);
+        let free = match clock.mode {
+            ClockMode::Delay { delay, .. } => delay.saturating_sub(overhead),
+            _ => Duration::ZERO,
+        };
+        if usable + free < PANIC_TIME {
+            let spend = PANIC_SPEND.min(usable + free);
+            return TimeBudget {
+                soft: Some(spend),
+                hard: Some(spend),
+            };
+        }
+        match clock.mode {
+            ClockMode::SuddenDeath => spread(usable, EXPECTED_MOVES, Duration::ZERO, 0.8),
+            ClockMode::Fischer { increment } => spread(usable, EXPECTED_MOVES, increment, 0.8),
+            ClockMode::MovesPerPeriod {
+                moves_to_go,
+                increment,
+            } => {
+                let moves = moves_to_go.min(MAX_PLANNED_MOVES);
+                // With one move left the whole period may be used: the next
+                // period brings fresh time and what is saved carries over.
+                let at_most = if moves == 1 { 0.9 } else { 0.8 };
+                spread(usable, moves, increment, at_most)
+            }
+            ClockMode::Delay { moves_to_go, .. } => {
+                // The delay is spent first, then the main time as in sudden
+                // death (or per period). Only this move's delay is counted.
+                let moves = moves_to_go.map_or(EXPECTED_MOVES, |n| n.min(MAX_PLANNED_MOVES));
+                let main = spread(usable, moves, Duration::ZERO, 0.8);
+                TimeBudget {
+                    soft: main.soft.map(|t| t + free),
+                    hard: main.hard.map(|t| t + free),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OVERHEAD: Duration = Duration::from_millis(30);
+
+    fn budget(remaining: i64, inc: i64, mtg: Option<u32>, delay: u64) -> TimeBudget {
+        TimeBudget::new(
+            TimeControl::Clock(Clock::from_go(remaining, inc, mtg, delay)),
+            OVERHEAD,
+        )
+    }
+
+    #[test]
+    fn modes_are_classified() {
+        assert_eq!(
+            Clock::from_go(1000, 0, None, 0).mode,
+            ClockMode::SuddenDeath
+        );
+        assert!(matches!(
+            Clock::from_go(1000, 10, None, 0).mode,
+            ClockMode::Fischer { .. }
+        ));
+        assert!(matches!(
+            Clock::from_go(1000, 0, Some(5), 0).mode,
+            ClockMode::MovesPerPeriod { moves_to_go: 5, .. }
+        ));
+        assert!(matches!(
+            Clock::from_go(1000, 0, Some(5), 100).mode,
+            ClockMode::Delay {
+                moves_to_go: Some(5),
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn never_plans_past_the_clock() {
+        for remaining in [0, 1, 10, 31, 50, 100, 500, 1_000, 8_000, 60_000, 3_600_000] {
+            for inc in [0, 10, 80, 1_000, 30_000] {
+                for mtg in [None, Some(1), Some(2), Some(10), Some(40), Some(200)] {
+                    let b = budget(remaining, inc, mtg, 0);
+                    let limit = Duration::from_millis(remaining as u64).saturating_sub(OVERHEAD);
+                    let hard = b.hard.unwrap();
+                    assert!(
+                        hard <= limit.max(PANIC_SPEND),
+                        "{remaining} {inc} {mtg:?}: {hard:?}"
+                    );
+                    assert!(b.soft.unwrap() <= hard);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tiny_zero_and_negative_clocks_answer_at_once() {
+        for remaining in [-500, 0, 1, 25, 45] {
+            let b = budget(remaining, 0, None, 0);
+            assert!(b.hard.unwrap() <= PANIC_SPEND, "{remaining}");
+        }
+        let missing = TimeBudget::new(TimeControl::Missing, OVERHEAD);
+        assert!(missing.hard.unwrap() <= PANIC_SPEND);
+    }
+
+    #[test]
+    fn one_move_to_go_spends_at_most_the_period() {
+        let b = budget(10_000, 0, Some(1), 0);
+        let hard = b.hard.unwrap();
+        assert!(hard <= Duration::from_millis(10_000) - OVERHEAD);
+        // ...and uses a good part of it, since the next period brings more.
+        assert!(b.soft.unwrap() >= Duration::from_millis(3_000));
+    }
+
+    #[test]
+    fn period_time_is_spread_over_its_moves() {
+        let few = budget(60_000, 0, Some(5), 0).soft.unwrap();
+        let many = budget(60_000, 0, Some(40), 0).soft.unwrap();
+        assert!(few > many * 4);
+        // Saved time carries over: more time left for the same moves, more per move.
+        assert!(budget(120_000, 0, Some(40), 0).soft.unwrap() > many);
+    }
+
+    #[test]
+    fn increment_adds_time() {
+        let base = budget(10_000, 0, None, 0).soft.unwrap();
+        let with_inc = budget(10_000, 1_000, None, 0).soft.unwrap();
+        assert!(with_inc > base + Duration::from_millis(500));
+    }
+
+    #[test]
+    fn delay_is_used_but_never_banked() {
+        let delay = Duration::from_millis(2_000);
+        let without = budget(60_000, 0, None, 0);
+        let with = budget(60_000, 0, None, 2_000);
+        // The free delay is spent on top of the main-time plan...
+        assert_eq!(with.soft.unwrap(), without.soft.unwrap() + delay - OVERHEAD);
+        // ...but never more than this move's delay plus what is on the clock.
+        assert!(with.hard.unwrap() <= delay + Duration::from_millis(60_000) - OVERHEAD);
+        // Unused delay is not banked: the next move's plan depends only on
+        // the main time reported, not on delay left over from earlier moves.
+        assert_eq!(budget(60_000, 0, None, 2_000), with);
+        // With an empty main clock only the delay may be used.
+        let empty = budget(0, 0, None, 2_000);
+        assert!(empty.hard.unwrap() <= delay - OVERHEAD);
+        assert!(empty.soft.unwrap() > Duration::ZERO);
+    }
+
+    #[test]
+    fn movetime_is_exact() {
+        let t = Duration::from_millis(300);
+        let b = TimeBudget::new(TimeControl::MoveTime(t), OVERHEAD);
+        assert_eq!(b.soft, Some(t));
+        assert_eq!(b.hard, Some(t));
+    }
+}

@@ -1,0 +1,399 @@
+//! The transposition table: a lock-free hash table of search results that
+//! any number of search threads can share.
+//!
+//! Each bucket is one 64-byte cache line holding four entries. An entry is two
+//! `AtomicU64` words: `key ^ data` and `data`. A reader accepts an entry only
+//! when the two words XOR back to its own key, so an entry torn by two
+//! concurrent writers, or written for another position, is never trusted.
+//! Loads and stores are `Relaxed`: the XOR check, not ordering, guarantees
+//! consistency. The move stored is only a hint and is matched against the
+//! legal moves of the node before use.
+
+use crate::search::{MATE_BOUND, Score};
+use shakmaty::{Move, MoveList};
+use std::alloc::{Layout, alloc_zeroed};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+/// Entries per bucket.
+const BUCKET_ENTRIES: usize = 4;
+/// Generations wrap at this value (6 bits in the entry).
+const GENERATION_CYCLE: u8 = 64;
+
+/// What a stored score says about the true value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at most the score (the search failed low).
+    Upper = 1,
+    /// The true value is at least the score (the search failed high).
+    Lower = 2,
+    /// The score is exact.
+    Exact = 3,
+}
+
+impl Bound {
+    fn from_bits(bits: u64) -> Option<Bound> {
+        match bits {
+            1 => Some(Bound::Upper),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Exact),
+            _ => None,
+        }
+    }
+}
+
+/// A decoded table entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TtEntry {
+    /// The best or refuting move, packed with [`pack_move`] (0 if none).
+    pub packed_move: u16,
+    /// The score, already adjusted to the probing node's ply.
+    pub score: Score,
+    /// The static evaluation of the position.
+    pub eval: Score,
+    /// The depth the score was searched to.
+    pub depth: i32,
+    /// What the score bounds.
+    pub bound: Bound,
+}
+
+#[repr(C, align(64))]
+struct Bucket {
+    words: [AtomicU64; 2 * BUCKET_ENTRIES],
+}
+
+/// The shared transposition table.
+pub struct TranspositionTable {
+    buckets: Box<[Bucket]>,
+    megabytes: usize,
+    generation: AtomicU8,
+}
+
+/// Why the table could not be resized.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllocationError {
+    /// The size that was asked for.
+    pub megabytes: usize,
+}
+
+impl std::fmt::Display for AllocationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot allocate {} MB of hash", self.megabytes)
+    }
+}
+
+/// Allocates `count` zeroed buckets. The operating system hands out zeroed
+/// pages lazily, so even a table of many gigabytes is ready at once.
+fn zeroed_buckets(count: usize) -> Option<Box<[Bucket]>> {
+    let layout = Layout::array::<Bucket>(count).ok()?;
+    if layout.size() == 0 {
+        return None;
+    }
+    // SAFETY: the layout has a non-zero size. A bucket is only atomics, for
+    // which all-zero bytes are a valid value, so the zeroed memory is a valid
+    // `[Bucket; count]`, allocated by the global allocator with exactly the
+    // layout that `Box<[Bucket]>` frees it with.
+    unsafe {
+        let ptr = alloc_zeroed(layout).cast::<Bucket>();
+        if ptr.is_null() {
+            return None;
+        }
+        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+            ptr, count,
+        )))
+    }
+}
+
+fn bucket_count(megabytes: usize) -> usize {
+    (megabytes.max(1) << 20) / std::mem::size_of::<Bucket>()
+}
+
+/// Packs a move into 16 bits: from (6) | to (6) | promotion role (3) | castle (1).
+pub fn pack_move(m: Move) -> u16 {
+    let (from, to, promotion, castle) = match m {
+        Move::Normal {
+            from,
+            to,
+            promotion,
+            ..
+        } => (from, to, promotion.map_or(0, |r| r as u16), 0),
+        Move::EnPassant { from, to } => (from, to, 0, 0),
+        Move::Castle { king, rook } => (king, rook, 0, 1),
+        Move::Put { to, .. } => (to, to, 0, 0),
+    };
+    from as u16 | (to as u16) << 6 | promotion << 12 | castle << 15
+}
+
+/// Finds the legal move that `packed` stands for, if any.
+pub fn unpack_move(packed: u16, legal: &MoveList) -> Option<Move> {
+    if packed == 0 {
+        return None;
+    }
+    legal.iter().copied().find(|&m| pack_move(m) == packed)
+}
+
+/// Converts a score to the form stored in the table: mate scores count plies
+/// from the node rather than from the root, so they stay right when the same
+/// position is reached at another ply.
+pub fn score_to_tt(score: Score, ply: usize) -> Score {
+    if score >= MATE_BOUND {
+        score + ply as Score
+    } else if score <= -MATE_BOUND {
+        score - ply as Score
+    } else {
+        score
+    }
+}
+
+/// Inverse of [`score_to_tt`].
+pub fn score_from_tt(score: Score, ply: usize) -> Score {
+    if score >= MATE_BOUND {
+        score - ply as Score
+    } else if score <= -MATE_BOUND {
+        score + ply as Score
+    } else {
+        score
+    }
+}
+
+impl TranspositionTable {
+    /// A table of `megabytes` MB (at least 1).
+    pub fn new(megabytes: usize) -> Result<TranspositionTable, AllocationError> {
+        let megabytes = megabytes.max(1);
+        let buckets =
+            zeroed_buckets(bucket_count(megabytes)).ok_or(AllocationError { megabytes })?;
+        Ok(TranspositionTable {
+            buckets,
+            megabytes,
+            generation: AtomicU8::new(0),
+        })
+    }
+
+    /// The size in MB.
+    pub fn megabytes(&self) -> usize {
+        self.megabytes
+    }
+
+    /// Changes the size; the contents are lost. Nothing happens when the size
+    /// is unchanged, and on failure the old table is kept.
+    pub fn resize(&mut self, megabytes: usize) -> Result<(), AllocationError> {
+        let megabytes = megabytes.max(1);
+        if megabytes == self.megabytes {
+            return Ok(());
+        }
+        // Free the old table first so that both never need to fit at once.
+        self.buckets = Box::new([]);
+        match zeroed_buckets(bucket_count(megabytes)) {
+            Some(buckets) => {
+                self.buckets = buckets;
+                self.megabytes = megabytes;
+                Ok(())
+            }
+            None => {
+                self.buckets = zeroed_buckets(bucket_count(self.megabytes))
+                    .ok_or(AllocationError { megabytes })?;
+                Err(AllocationError { megabytes })
+            }
+        }
+    }
+
+    /// Empties the table by swapping in fresh zeroed memory, which costs
+    /// nothing up front whatever the size.
+    pub fn clear(&mut self) {
+        self.buckets = Box::new([]);
+        self.buckets = zeroed_buckets(bucket_count(self.megabytes))
+            .expect("reallocating a table of the size just freed");
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: entries of older searches become preferred victims.
+    pub fn new_search(&self) {
+        let next = (self.generation.load(Ordering::Relaxed) + 1) % GENERATION_CYCLE;
+        self.generation.store(next, Ordering::Relaxed);
+    }
+
+    fn bucket(&self, key: u64) -> &Bucket {
+        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// Looks a position up. The score comes back adjusted to `ply`.
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
+        let bucket = self.bucket(key);
+        for slot in 0..BUCKET_ENTRIES {
+            let data = bucket.words[2 * slot + 1].load(Ordering::Relaxed);
+            let check = bucket.words[2 * slot].load(Ordering::Relaxed);
+            if data != 0 && check ^ data == key {
+                let bound = Bound::from_bits((data >> 56) & 3)?;
+                return Some(TtEntry {
+                    packed_move: data as u16,
+                    score: score_from_tt(i32::from((data >> 16) as i16), ply),
+                    eval: i32::from((data >> 32) as i16),
+                    depth: i32::from((data >> 48) as u8) - 1,
+                    bound,
+                });
+            }
+        }
+        None
+    }
+
+    /// Stores a search result. `depth` is clamped to 0..=254.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        ply: usize,
+        packed_move: u16,
+        score: Score,
+        eval: Score,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        let mut old_move = 0u16;
+        for slot in 0..BUCKET_ENTRIES {
+            let data = bucket.words[2 * slot + 1].load(Ordering::Relaxed);
+            let check = bucket.words[2 * slot].load(Ordering::Relaxed);
+            if data == 0 || check ^ data == key {
+                victim = slot;
+                if data != 0 {
+                    old_move = data as u16;
+                    let old_depth = i32::from((data >> 48) as u8) - 1;
+                    // Keep a deeper result of this search for the same key
+                    // unless the new one is exact.
+                    let same_search = (data >> 58) as u8 == generation;
+                    if bound != Bound::Exact && same_search && old_depth > depth + 3 {
+                        return;
+                    }
+                }
+                break;
+            }
+            let age =
+                i32::from((generation + GENERATION_CYCLE - (data >> 58) as u8) % GENERATION_CYCLE);
+            let worth = i32::from((data >> 48) as u8) - 8 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = slot;
+            }
+        }
+        let packed_move = if packed_move == 0 {
+            old_move
+        } else {
+            packed_move
+        };
+        let depth = depth.clamp(0, 254) + 1;
+        let data = u64::from(packed_move)
+            | u64::from(score_to_tt(score, ply) as i16 as u16) << 16
+            | u64::from(eval.clamp(-32000, 32000) as i16 as u16) << 32
+            | (depth as u64) << 48
+            | (bound as u64) << 56
+            | u64::from(generation) << 58;
+        bucket.words[2 * victim].store(key ^ data, Ordering::Relaxed);
+        bucket.words[2 * victim + 1].store(data, Ordering::Relaxed);
+    }
+
+    /// How full the table is, in permill, sampled from its first thousand
+    /// entries: only entries written by the current search count.
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let sample = self.buckets.iter().take(1000 / BUCKET_ENTRIES);
+        let mut total = 0u32;
+        let mut used = 0u32;
+        for bucket in sample {
+            for slot in 0..BUCKET_ENTRIES {
+                let data = bucket.words[2 * slot + 1].load(Ordering::Relaxed);
+                total += 1;
+                if data != 0 && (data >> 58) as u8 == generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000).checked_div(total).unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Chess, Position};
+
+    #[test]
+    fn store_and_probe() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let pos = Chess::default();
+        let moves = pos.legal_moves();
+        let m = moves[3];
+        tt.store(12345, 0, pack_move(m), 42, 17, 6, Bound::Lower);
+        let e = tt.probe(12345, 0).unwrap();
+        assert_eq!(e.score, 42);
+        assert_eq!(e.eval, 17);
+        assert_eq!(e.depth, 6);
+        assert_eq!(e.bound, Bound::Lower);
+        assert_eq!(unpack_move(e.packed_move, &moves), Some(m));
+        assert!(tt.probe(54321, 0).is_none());
+    }
+
+    #[test]
+    fn mate_scores_are_ply_relative() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let mate_in_3_from_root = crate::search::MATE - 5;
+        tt.store(7, 2, 0, mate_in_3_from_root, 0, 4, Bound::Exact);
+        // The same position seen at ply 4 is mated two plies later.
+        assert_eq!(tt.probe(7, 4).unwrap().score, mate_in_3_from_root - 2);
+    }
+
+    #[test]
+    fn every_move_packs_uniquely() {
+        let pos: Chess = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        let moves = pos.legal_moves();
+        for &m in &moves {
+            assert_eq!(unpack_move(pack_move(m), &moves), Some(m));
+        }
+    }
+
+    #[test]
+    fn resize_and_clear() {
+        let mut tt = TranspositionTable::new(2).unwrap();
+        tt.store(99, 0, 0, 5, 5, 3, Bound::Exact);
+        tt.resize(2).unwrap();
+        assert!(tt.probe(99, 0).is_some(), "same size must keep contents");
+        tt.resize(4).unwrap();
+        assert_eq!(tt.megabytes(), 4);
+        assert!(tt.probe(99, 0).is_none());
+        tt.store(99, 0, 0, 5, 5, 3, Bound::Exact);
+        assert!(tt.hashfull() <= 1000);
+        tt.clear();
+        assert!(tt.probe(99, 0).is_none());
+    }
+
+    #[test]
+    fn concurrent_writers_never_mix_keys() {
+        let tt = TranspositionTable::new(1).unwrap();
+        std::thread::scope(|scope| {
+            for thread in 0..4u64 {
+                let tt = &tt;
+                scope.spawn(move || {
+                    let mut x = thread.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                    for _ in 0..200_000 {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        // The score is derived from the key: a probe that
+                        // returns another key's data shows up as a mismatch.
+                        let score = (x % 1000) as Score;
+                        tt.store(x, 0, 0, score, 0, 1, Bound::Exact);
+                        if let Some(e) = tt.probe(x, 0) {
+                            assert_eq!(e.score, score);
+                        }
+                    }
+                });
+            }
+        });
+    }
+}

@@ -1,0 +1,135 @@
+//! `sessa`: the UCI chess engine binary. Without arguments it speaks UCI on
+//! stdin/stdout; subcommands run the bench and perft.
+
+mod options;
+mod uci;
+
+use clap::{Parser, Subcommand};
+use rayon::prelude::*;
+use sessa_engine::bench::{self, DEFAULT_DEPTH};
+use sessa_engine::perft::perft;
+use sessa_engine::threads::DEFAULT_HASH_MB;
+use sessa_engine::{Board, START_FEN};
+use shakmaty::CastlingMode;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Sessa, a UCI chess engine. Run without arguments to speak UCI.
+#[derive(Parser)]
+#[command(name = "sessa", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Search the bench positions to a fixed depth; the last line is
+    /// `<nodes> nodes <nps> nps`, the node count being the search's signature.
+    Bench {
+        /// Search depth.
+        #[arg(long, default_value_t = DEFAULT_DEPTH)]
+        depth: u32,
+        /// Search threads (searches run single-threaded until Lazy SMP lands).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Hash size in MB, cleared before each position.
+        #[arg(long, default_value_t = DEFAULT_HASH_MB)]
+        hash: usize,
+    },
+    /// Count the leaf nodes of the move tree (the root moves run in parallel).
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        /// Position to start from (default: the starting position).
+        #[arg(long, default_value = START_FEN)]
+        fen: String,
+        /// Print the count of every root move.
+        #[arg(long)]
+        divide: bool,
+        /// Read castling in the FEN as Chess960 (Shredder or X-FEN).
+        #[arg(long)]
+        chess960: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => {
+            uci::Session::new().run();
+            ExitCode::SUCCESS
+        }
+        Some(Command::Bench {
+            depth,
+            threads,
+            hash,
+        }) => {
+            run_bench(depth, threads, hash);
+            ExitCode::SUCCESS
+        }
+        Some(Command::Perft {
+            depth,
+            fen,
+            divide,
+            chess960,
+        }) => run_perft(depth, &fen, divide, chess960),
+    }
+}
+
+fn run_bench(depth: u32, threads: usize, hash: usize) {
+    if threads > 1 {
+        eprintln!("note: searches are single-threaded for now; --threads {threads} runs 1 thread");
+    }
+    let report = bench::run(depth.max(1), hash.max(1));
+    for (index, line) in report.lines.iter().enumerate() {
+        println!(
+            "{:>2} {:>10} nodes  bestmove {:<6} {}",
+            index + 1,
+            line.nodes,
+            line.best,
+            line.fen
+        );
+    }
+    println!("time {} ms", report.elapsed.as_millis());
+    println!("{} nodes {} nps", report.nodes, report.nps());
+}
+
+fn run_perft(depth: u32, fen: &str, divide: bool, chess960: bool) -> ExitCode {
+    let board = match Board::from_fen(fen, CastlingMode::from_chess960(chess960)) {
+        Ok(board) => board,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let start = Instant::now();
+    let moves: Vec<_> = board.legal_moves().into_iter().collect();
+    let counts: Vec<(String, u64)> = if depth == 0 {
+        Vec::new()
+    } else {
+        moves
+            .par_iter()
+            .map(|&m| {
+                let mut child = board.clone();
+                child.make(m);
+                (board.move_to_uci(m), perft(&mut child, depth - 1))
+            })
+            .collect()
+    };
+    let total: u64 = if depth == 0 {
+        1
+    } else {
+        counts.iter().map(|(_, n)| n).sum()
+    };
+    let elapsed = start.elapsed();
+    if divide {
+        for (mv, count) in &counts {
+            println!("{mv}: {count}");
+        }
+        println!();
+    }
+    let nps = total as u128 * 1_000_000_000 / elapsed.as_nanos().max(1);
+    println!("{total} nodes {} ms {nps} nps", elapsed.as_millis());
+    ExitCode::SUCCESS
+}

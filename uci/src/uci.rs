@@ -1,0 +1,511 @@
+//! The UCI front end: reads commands from stdin on their own thread, drives
+//! the engine, and writes its reports to stdout.
+//!
+//! A reader thread blocks on stdin and forwards each line over a channel. The
+//! controller waits on that channel and on the engine's event channel at once,
+//! so it answers `isready` at any time, also during a search, and it is the
+//! only writer of stdout.
+
+use crate::options::{EngineOption, OPTIONS, OptionError};
+use crossbeam::channel::{Receiver, Sender, select, unbounded};
+use sessa_engine::draw::game_state;
+use sessa_engine::eval::breakdown;
+use sessa_engine::perft::divide;
+use sessa_engine::search::{Limits, ReportedScore, SearchEvent, SearchInfo};
+use sessa_engine::tt::Bound;
+use sessa_engine::{Board, Engine};
+use shakmaty::{CastlingMode, Color, Position};
+use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
+
+/// Writes one line to stdout and flushes it. A closed stdout means the GUI is
+/// gone: the process ends quietly.
+pub fn send(line: &str) {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+        std::process::exit(0);
+    }
+}
+
+/// Reports a problem with the input to the GUI without stopping.
+fn error(message: impl std::fmt::Display) {
+    send(&format!("info string error: {message}"));
+}
+
+/// Reads stdin line by line until it ends; end of input counts as `quit`.
+fn spawn_reader(lines: Sender<String>) {
+    std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            let stdin = std::io::stdin();
+            let mut input = stdin.lock();
+            let mut buffer = Vec::new();
+            loop {
+                buffer.clear();
+                match input.read_until(b'\n', &mut buffer) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buffer).into_owned();
+                        if lines.send(line).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+            let _ = lines.send("quit".to_string());
+        })
+        .expect("spawning the stdin reader");
+}
+
+/// The state of the UCI session.
+pub struct Session {
+    engine: Engine,
+    events_tx: Sender<SearchEvent>,
+    events_rx: Receiver<SearchEvent>,
+    chess960: bool,
+    debug: bool,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+/// Whether the session goes on after a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next command.
+    Continue,
+    /// `quit` was received.
+    Quit,
+}
+
+impl Session {
+    /// A session with a fresh engine.
+    pub fn new() -> Session {
+        let (events_tx, events_rx) = unbounded();
+        Session {
+            engine: Engine::new(),
+            events_tx,
+            events_rx,
+            chess960: false,
+            debug: false,
+        }
+    }
+
+    /// Runs the UCI loop until `quit` or the end of input.
+    pub fn run(mut self) {
+        let (lines_tx, lines_rx) = unbounded();
+        spawn_reader(lines_tx);
+        loop {
+            select! {
+                recv(lines_rx) -> line => {
+                    let Ok(line) = line else { break };
+                    if self.handle(&line) == Flow::Quit {
+                        break;
+                    }
+                }
+                recv(self.events_rx) -> event => {
+                    if let Ok(event) = event {
+                        self.report(event);
+                    }
+                }
+            }
+        }
+        self.engine.stop();
+        self.engine.wait();
+        while let Ok(event) = self.events_rx.try_recv() {
+            self.report(event);
+        }
+    }
+
+    fn report(&self, event: SearchEvent) {
+        match event {
+            SearchEvent::Info(info) => send(&format_info(&info)),
+            SearchEvent::CurrentMove { depth, mv, number } => send(&format!(
+                "info depth {depth} currmove {mv} currmovenumber {number}"
+            )),
+            SearchEvent::BestMove { best, ponder } => {
+                let line = match (best, ponder) {
+                    (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
+                    (Some(best), None) => format!("bestmove {best}"),
+                    (None, _) => "bestmove (none)".to_string(),
+                };
+                send(&line);
+            }
+        }
+    }
+
+    /// Handles one input line.
+    pub fn handle(&mut self, line: &str) -> Flow {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, args)) = tokens.split_first() else {
+            return Flow::Continue;
+        };
+        match command {
+            "uci" => self.uci(),
+            "isready" => send("readyok"),
+            "debug" => self.debug = args.first() != Some(&"off"),
+            "setoption" => self.set_option(args),
+            "ucinewgame" => self.engine.new_game(),
+            "position" => self.position(args),
+            "go" => self.go(args),
+            "stop" => self.engine.stop(),
+            "ponderhit" => self.engine.ponderhit(),
+            "quit" => return Flow::Quit,
+            "d" => self.display(),
+            "eval" => self.eval(),
+            "perft" => self.perft(args),
+            "bench" => self.bench(args),
+            // Other protocols' commands (xboard, protover, ...) and unknown words.
+            _ => {
+                if self.debug {
+                    send(&format!("info string ignored unknown command '{command}'"));
+                }
+            }
+        }
+        Flow::Continue
+    }
+
+    fn uci(&self) {
+        send(&format!("id name Sessa {}", env!("CARGO_PKG_VERSION")));
+        send("id author The Sessa developers");
+        for option in OPTIONS {
+            send(&option.declaration());
+        }
+        send("uciok");
+    }
+
+    fn set_option(&mut self, args: &[&str]) {
+        let (name, value) = match parse_setoption(args) {
+            Some(parts) => parts,
+            None => return error("setoption needs 'name <id> [value <x>]'"),
+        };
+        let option = match EngineOption::find(&name) {
+            Some(option) => option,
+            None => return error(format!("unknown option '{name}'")),
+        };
+        let result = match option {
+            EngineOption::Hash => option.parse_spin(&value).and_then(|mb| {
+                self.engine
+                    .set_hash(mb as usize)
+                    .map_err(|e| OptionError(e.to_string()))
+            }),
+            EngineOption::Threads => option
+                .parse_spin(&value)
+                .map(|n| self.engine.set_threads(n as usize)),
+            EngineOption::ClearHash => {
+                self.engine.clear_hash();
+                Ok(())
+            }
+            EngineOption::MoveOverhead => option.parse_spin(&value).map(|ms| {
+                self.engine
+                    .set_move_overhead(Duration::from_millis(ms as u64))
+            }),
+            EngineOption::ClockDelay => option.parse_spin(&value).map(|ms| {
+                self.engine
+                    .set_clock_delay(Duration::from_millis(ms as u64))
+            }),
+            EngineOption::Ponder => option.parse_check(&value).map(|_| ()),
+            EngineOption::Chess960 => option.parse_check(&value).map(|on| self.chess960 = on),
+        };
+        if let Err(e) = result {
+            error(e);
+        }
+    }
+
+    fn castling_mode(&self) -> CastlingMode {
+        CastlingMode::from_chess960(self.chess960)
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        match parse_position(args, self.castling_mode()) {
+            Ok(board) => self.engine.set_position(board),
+            Err(message) => error(format!("{message}; position unchanged")),
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let (limits, problems) = parse_go(args);
+        for problem in problems {
+            error(problem);
+        }
+        for text in &limits.search_moves {
+            if let Err(e) = self.engine.board().parse_uci_move(text) {
+                error(format!("searchmoves: {e}"));
+            }
+        }
+        if self.debug {
+            send(&format!("info string go {limits:?}"));
+        }
+        self.engine.go(&limits, self.events_tx.clone());
+    }
+
+    fn display(&self) {
+        let board = self.engine.board();
+        let pos = board.position();
+        send("");
+        for rank in (0..8).rev() {
+            let mut row = format!(" {} |", rank + 1);
+            for file in 0..8 {
+                let sq = shakmaty::Square::from_coords(
+                    shakmaty::File::new(file),
+                    shakmaty::Rank::new(rank),
+                );
+                let c = pos.board().piece_at(sq).map_or('.', |p| p.char());
+                row.push(' ');
+                row.push(c);
+            }
+            send(&row);
+        }
+        send("   +----------------");
+        send("     a b c d e f g h");
+        send("");
+        send(&format!("Fen: {}", board.fen()));
+        send(&format!("Key: {:016X}", board.key()));
+        let side = if pos.turn() == Color::White {
+            "white"
+        } else {
+            "black"
+        };
+        send(&format!("Side to move: {side}"));
+        let checkers: Vec<String> = pos
+            .checkers()
+            .into_iter()
+            .map(|sq| sq.to_string())
+            .collect();
+        send(&format!("Checkers: {}", checkers.join(" ")));
+        send(&format!("State: {:?}", game_state(board)));
+    }
+
+    fn eval(&self) {
+        let b = breakdown(self.engine.board().position());
+        send(&format!(
+            "info string eval material+psqt mg {} eg {} phase {}/24 blended {} (white view)",
+            b.mg, b.eg, b.phase, b.blended
+        ));
+        send(&format!(
+            "info string eval side to move {} cp (tempo included)",
+            b.side_to_move
+        ));
+    }
+
+    fn perft(&mut self, args: &[&str]) {
+        let Some(depth) = args.first().and_then(|d| d.parse::<u32>().ok()) else {
+            return error("perft needs a depth");
+        };
+        let mut board = self.engine.board().clone();
+        let start = Instant::now();
+        let split = divide(&mut board, depth);
+        for (mv, count) in &split {
+            send(&format!("{mv}: {count}"));
+        }
+        let total: u64 = split.iter().map(|(_, n)| n).sum();
+        let ms = start.elapsed().as_millis().max(1);
+        send("");
+        send(&format!(
+            "Nodes searched: {total} ({} ms, {} nps)",
+            ms,
+            total as u128 * 1000 / ms
+        ));
+    }
+
+    fn bench(&mut self, args: &[&str]) {
+        let depth = args
+            .first()
+            .and_then(|d| d.parse().ok())
+            .unwrap_or(sessa_engine::bench::DEFAULT_DEPTH);
+        let report = sessa_engine::bench::run(depth, sessa_engine::threads::DEFAULT_HASH_MB);
+        send(&format!("{} nodes {} nps", report.nodes, report.nps()));
+    }
+}
+
+/// Splits `setoption` arguments into the option name and value (both may
+/// contain spaces; the keywords are matched without regard to case).
+pub fn parse_setoption(args: &[&str]) -> Option<(String, String)> {
+    let (first, rest) = args.split_first()?;
+    if !first.eq_ignore_ascii_case("name") {
+        return None;
+    }
+    let value_at = rest.iter().position(|t| t.eq_ignore_ascii_case("value"));
+    let (name, value) = match value_at {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => (rest, &[][..]),
+    };
+    if name.is_empty() {
+        return None;
+    }
+    Some((name.join(" "), value.join(" ")))
+}
+
+/// Builds the board a `position` command describes.
+pub fn parse_position(args: &[&str], mode: CastlingMode) -> Result<Board, String> {
+    let moves_at = args.iter().position(|&t| t == "moves");
+    let (setup, moves) = match moves_at {
+        Some(i) => (&args[..i], &args[i + 1..]),
+        None => (args, &[][..]),
+    };
+    let mut board = match setup.split_first() {
+        Some((&"startpos", [])) => Board::startpos(),
+        Some((&"startpos", extra)) => {
+            return Err(format!("unexpected '{}' after startpos", extra.join(" ")));
+        }
+        Some((&"fen", fields)) if !fields.is_empty() => {
+            Board::from_fen(&fields.join(" "), mode).map_err(|e| e.to_string())?
+        }
+        Some((&"fen", _)) => return Err("position fen needs a FEN".to_string()),
+        _ => return Err("position needs 'startpos' or 'fen <FEN>'".to_string()),
+    };
+    for (index, text) in moves.iter().enumerate() {
+        board
+            .play_uci(text)
+            .map_err(|e| format!("{e} at move {} of the move list", index + 1))?;
+    }
+    Ok(board)
+}
+
+/// Parses the arguments of `go`. Problems are reported but never stop the
+/// search: a field that cannot be read is left out (a clock that cannot be
+/// read counts as empty, so the engine moves at once).
+pub fn parse_go(args: &[&str]) -> (Limits, Vec<String>) {
+    const KEYWORDS: [&str; 12] = [
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "depth",
+        "nodes",
+        "mate",
+        "movetime",
+        "infinite",
+        "ponder",
+        "searchmoves",
+    ];
+    let mut limits = Limits::default();
+    let mut problems = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let key = args[i];
+        i += 1;
+        match key {
+            "infinite" => limits.infinite = true,
+            "ponder" => limits.ponder = true,
+            "searchmoves" => {
+                while i < args.len() && !KEYWORDS.contains(&args[i]) {
+                    limits.search_moves.push(args[i].to_string());
+                    i += 1;
+                }
+            }
+            "wtime" | "btime" | "winc" | "binc" | "movetime" | "movestogo" | "depth" | "nodes"
+            | "mate" => {
+                let value = args.get(i).copied();
+                if value.is_some_and(|v| !KEYWORDS.contains(&v)) {
+                    i += 1;
+                }
+                let number = value.and_then(|v| v.parse::<i64>().ok());
+                if number.is_none() {
+                    problems.push(format!("go {key} needs a number"));
+                }
+                let positive = |n: i64| u32::try_from(n.max(0)).unwrap_or(u32::MAX);
+                match key {
+                    "wtime" => limits.white_time = Some(number.unwrap_or(0)),
+                    "btime" => limits.black_time = Some(number.unwrap_or(0)),
+                    "winc" => limits.white_increment = number,
+                    "binc" => limits.black_increment = number,
+                    "movetime" => limits.move_time = number,
+                    "movestogo" => limits.moves_to_go = number.map(positive),
+                    "depth" => limits.depth = number.map(|n| positive(n).max(1)),
+                    "nodes" => limits.nodes = number.map(|n| n.max(1) as u64),
+                    _ => limits.mate = number.map(|n| positive(n).max(1)),
+                }
+            }
+            other => problems.push(format!("go: unknown field '{other}' ignored")),
+        }
+    }
+    (limits, problems)
+}
+
+/// Formats an iteration report as a UCI `info` line.
+pub fn format_info(info: &SearchInfo) -> String {
+    let score = match info.score {
+        ReportedScore::Centipawns(cp) => format!("cp {cp}"),
+        ReportedScore::Mate(n) => format!("mate {n}"),
+    };
+    let bound = match info.bound {
+        Bound::Exact => "",
+        Bound::Lower => " lowerbound",
+        Bound::Upper => " upperbound",
+    };
+    format!(
+        "info depth {} seldepth {} multipv 1 score {score}{bound} nodes {} nps {} hashfull {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.nodes,
+        info.nps,
+        info.hashfull,
+        info.time_ms,
+        info.pv.join(" ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setoption_names_and_values_with_spaces() {
+        let args: Vec<&str> = "name Clear Hash".split_whitespace().collect();
+        assert_eq!(
+            parse_setoption(&args),
+            Some(("Clear Hash".into(), String::new()))
+        );
+        let args: Vec<&str> = "NAME move overhead VALUE 100".split_whitespace().collect();
+        assert_eq!(
+            parse_setoption(&args),
+            Some(("move overhead".into(), "100".into()))
+        );
+        assert_eq!(parse_setoption(&["value", "3"]), None);
+    }
+
+    #[test]
+    fn go_fields() {
+        let args: Vec<&str> =
+            "wtime 1000 btime -20 winc 10 binc 10 movestogo 5 searchmoves e2e4 d2d4 depth 7"
+                .split_whitespace()
+                .collect();
+        let (limits, problems) = parse_go(&args);
+        assert!(problems.is_empty());
+        assert_eq!(limits.white_time, Some(1000));
+        assert_eq!(limits.black_time, Some(-20));
+        assert_eq!(limits.moves_to_go, Some(5));
+        assert_eq!(limits.depth, Some(7));
+        assert_eq!(limits.search_moves, vec!["e2e4", "d2d4"]);
+    }
+
+    #[test]
+    fn malformed_go_is_reported() {
+        let (limits, problems) = parse_go(&["wtime", "abc", "depth"]);
+        assert_eq!(problems.len(), 2);
+        assert_eq!(limits.white_time, Some(0));
+        assert_eq!(limits.depth, None);
+    }
+
+    #[test]
+    fn positions() {
+        let board = parse_position(
+            &["startpos", "moves", "e2e4", "e7e5"],
+            CastlingMode::Standard,
+        )
+        .unwrap();
+        assert_eq!(
+            board.fen(),
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+        );
+        assert!(parse_position(&["startpos", "moves", "e2e5"], CastlingMode::Standard).is_err());
+        assert!(parse_position(&["fen", "xyz"], CastlingMode::Standard).is_err());
+        assert!(parse_position(&[], CastlingMode::Standard).is_err());
+    }
+}
