@@ -9,7 +9,9 @@
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position};
+use shakmaty::{
+    CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position, PositionError,
+};
 use std::fmt;
 
 /// Why a FEN, or a move in a `position` command, was refused.
@@ -90,7 +92,9 @@ impl Board {
     /// Parses a FEN (standard or Chess960 castling, per `mode`).
     ///
     /// Missing half-move and full-move counters are accepted, as many GUIs
-    /// and EPD files leave them out.
+    /// and EPD files leave them out. Positions that cannot arise in a game but
+    /// can be played on (more than the original material, or a check that no
+    /// last move could give) are accepted too, as test suites contain them.
     pub fn from_fen(fen: &str, mode: CastlingMode) -> Result<Board, BoardError> {
         let fen = fen.split_whitespace().collect::<Vec<_>>().join(" ");
         let parsed: Fen = fen
@@ -98,6 +102,8 @@ impl Board {
             .map_err(|e: shakmaty::fen::ParseFenError| BoardError::BadFen(e.to_string()))?;
         let pos: Chess = parsed
             .into_position(mode)
+            .or_else(PositionError::ignore_too_much_material)
+            .or_else(PositionError::ignore_impossible_check)
             .map_err(|e| BoardError::IllegalPosition(e.to_string()))?;
         Ok(Board::from_position(pos))
     }

@@ -364,7 +364,9 @@ impl<'a> Worker<'a> {
         for depth in 1..=max_depth {
             self.seldepth = 0;
             let score = self.search_root(&mut root_moves, depth as i32);
-            if self.stopped && depth > 1 {
+            // An aborted iteration is thrown away; in the first one, keep
+            // the best of the moves that were searched, if any was.
+            if self.stopped && (depth > 1 || score == -INFINITY) {
                 break;
             }
             // The root moves are sorted: the best is first.

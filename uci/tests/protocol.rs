@@ -1,0 +1,370 @@
+//! UCI conversations with the real binary: handshake, responsiveness, one
+//! `bestmove` per `go`, clocks, pondering and bad input.
+
+mod common;
+
+use common::{Engine, PROMPT, field, position};
+use shakmaty::Position;
+use shakmaty::uci::UciMove;
+use std::time::{Duration, Instant};
+
+const LONG: Duration = Duration::from_secs(20);
+
+fn assert_legal(fen: &str, text: &str) {
+    let pos = position(fen);
+    let m: UciMove = text.parse().unwrap_or_else(|_| panic!("bad move {text}"));
+    assert!(m.to_move(&pos).is_ok(), "{text} is illegal in {fen}");
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[test]
+fn handshake_lists_identity_and_options() {
+    let mut e = Engine::spawn();
+    e.send("uci");
+    let (_, lines) = e.expect(|l| l == "uciok", Duration::from_secs(5));
+    assert!(lines.iter().any(|l| l.starts_with("id name Sessa ")));
+    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    for option in [
+        "Hash",
+        "Threads",
+        "Clear Hash",
+        "Move Overhead",
+        "Clock Delay",
+        "Ponder",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type"))),
+            "option {option} missing: {lines:?}"
+        );
+    }
+    e.ready();
+}
+
+#[test]
+fn isready_is_answered_during_infinite_search_and_stop_gives_one_bestmove() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    for _ in 0..3 {
+        let sent = Instant::now();
+        e.send("isready");
+        let (_, before) = e.expect(|l| l == "readyok", PROMPT);
+        assert!(sent.elapsed() < PROMPT);
+        assert!(
+            !before.iter().any(|l| l.starts_with("bestmove")),
+            "bestmove before stop"
+        );
+    }
+    let sent = Instant::now();
+    e.send("stop");
+    let (best, _, _) = e.bestmove(PROMPT);
+    assert!(sent.elapsed() < PROMPT);
+    let mut pos = position(START);
+    common::play(&mut pos, "e2e4");
+    assert_legal(
+        &shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string(),
+        &best,
+    );
+    e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(300));
+    e.ready();
+}
+
+#[test]
+fn instant_stop_still_answers_once() {
+    let mut e = Engine::start();
+    for _ in 0..20 {
+        e.send("position startpos");
+        e.send("go infinite");
+        e.send("stop");
+        let (best, _, _) = e.bestmove(PROMPT);
+        assert_legal(START, &best);
+    }
+    e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(200));
+}
+
+#[test]
+fn movetime_is_used_in_full() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let sent = Instant::now();
+    e.send("go movetime 300");
+    let (best, _, infos) = e.bestmove(Duration::from_secs(5));
+    let took = sent.elapsed();
+    assert!(
+        took >= Duration::from_millis(300),
+        "returned after {took:?}"
+    );
+    assert!(
+        took < Duration::from_millis(300) + PROMPT,
+        "returned after {took:?}"
+    );
+    assert_legal(START, &best);
+    assert!(infos.iter().any(|l| l.starts_with("info depth")));
+}
+
+#[test]
+fn tiny_zero_negative_or_missing_clock_moves_at_once() {
+    let mut e = Engine::start();
+    for go in [
+        "go wtime 1 btime 1000",
+        "go wtime 0 btime 0",
+        "go wtime -50 btime 1000 winc 0",
+        "go btime 5000",
+        "go wtime 20 btime 20 movestogo 1",
+    ] {
+        e.send("position startpos");
+        let sent = Instant::now();
+        e.send(go);
+        let (best, _, _) = e.bestmove(PROMPT);
+        assert!(sent.elapsed() < PROMPT, "{go} took {:?}", sent.elapsed());
+        assert_legal(START, &best);
+    }
+}
+
+#[test]
+fn one_legal_move_is_played_at_once() {
+    let mut e = Engine::start();
+    // White is in check from the rook; the knight covers b2: Ka2 is the only move.
+    let fen = "7k/8/8/8/2n5/8/8/K6r w - - 0 1";
+    assert_eq!(position(fen).legal_moves().len(), 1);
+    e.send(&format!("position fen {fen}"));
+    let sent = Instant::now();
+    e.send("go wtime 60000 btime 60000");
+    let (best, _, _) = e.bestmove(PROMPT);
+    assert!(sent.elapsed() < PROMPT);
+    assert_eq!(best, "a1a2");
+}
+
+#[test]
+fn no_legal_move_gives_bestmove_none() {
+    let mut e = Engine::start();
+    for fen in [
+        // Fool's mate: White is checkmated.
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+        // Black is stalemated.
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 5");
+        let (best, ponder, _) = e.bestmove(PROMPT);
+        assert_eq!(best, "(none)");
+        assert_eq!(ponder, None);
+        e.send("go wtime 1000 btime 1000");
+        assert_eq!(e.bestmove(PROMPT).0, "(none)");
+    }
+}
+
+#[test]
+fn bad_fens_and_moves_keep_the_engine_and_the_position() {
+    let mut e = Engine::start();
+    let good = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    e.send(&format!("position fen {good}"));
+    for bad in [
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "position fen rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "position fen",
+        "position",
+        "position startpos moves e2e5",
+        "position startpos moves e2e4 zz99",
+        "position startpos moves e1g1",
+        "position fen 4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1 moves e1c1",
+        "position startpos extra",
+    ] {
+        e.send(bad);
+        let (line, _) = e.expect(|l| l.starts_with("info string"), PROMPT);
+        assert!(line.contains("error"), "{bad}: {line}");
+        e.ready();
+    }
+    e.send("d");
+    let (line, _) = e.expect(|l| l.starts_with("Fen: "), PROMPT);
+    assert_eq!(line, format!("Fen: {good}"));
+    e.send("go depth 3");
+    let (best, _, _) = e.bestmove(LONG);
+    assert_legal(good, &best);
+}
+
+#[test]
+fn bad_options_and_go_fields_are_reported() {
+    let mut e = Engine::start();
+    for bad in [
+        "setoption name Hash value 0",
+        "setoption name Hash value lots",
+        "setoption name Move Overhead value 99999",
+        "setoption name No Such Option value 1",
+        "setoption value 3",
+        "setoption name Ponder value maybe",
+    ] {
+        e.send(bad);
+        let (line, _) = e.expect(|l| l.starts_with("info string"), PROMPT);
+        assert!(line.contains("error"), "{bad}: {line}");
+    }
+    e.send("setoption name hash value 8");
+    e.send("setoption name HASH value 8");
+    e.send("setoption name clear hash");
+    e.send("setoption name move overhead value 10");
+    e.ready();
+    e.send("position startpos");
+    e.send("go depth nonsense");
+    e.expect(|l| l.starts_with("info string error"), PROMPT);
+    e.send("stop");
+    e.bestmove(PROMPT);
+    e.send("go wtime abc btime 1000");
+    e.expect(|l| l.starts_with("info string error"), PROMPT);
+    let (best, _, _) = e.bestmove(PROMPT);
+    assert_legal(START, &best);
+}
+
+#[test]
+fn messy_whitespace_and_unknown_commands_are_tolerated() {
+    let mut e = Engine::spawn();
+    e.send_raw(b"  uci \r\n");
+    e.expect(|l| l == "uciok", Duration::from_secs(5));
+    e.send_raw(b"xboard\nprotover 2\nfoo bar\n\n\t\n");
+    e.send_raw(b"position\tstartpos   moves  e2e4\t e7e5 \r\n");
+    e.send_raw(b"\xff\xfe garbage\n");
+    e.send_raw(b"isready\r\n");
+    e.expect(|l| l == "readyok", PROMPT);
+    e.send("d");
+    let (line, _) = e.expect(|l| l.starts_with("Fen: "), PROMPT);
+    assert_eq!(
+        line,
+        "Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+}
+
+#[test]
+fn long_move_lists_are_accepted() {
+    let mut e = Engine::start();
+    let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let moves: Vec<&str> = cycle.iter().copied().cycle().take(600).collect();
+    assert_eq!(moves.len(), 600);
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.ready();
+    e.send("go depth 4");
+    let (best, _, _) = e.bestmove(LONG);
+    assert_legal(START, &best);
+}
+
+#[test]
+fn ponder_waits_for_ponderhit_then_plays_on_the_clock() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
+    e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(700));
+    let sent = Instant::now();
+    e.send("ponderhit");
+    let (best, _, _) = e.bestmove(Duration::from_secs(3));
+    // The clock starts at ponderhit: about 2000/31 ms of thinking, well under a second.
+    assert!(
+        sent.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        sent.elapsed()
+    );
+    let mut pos = position(START);
+    common::play(&mut pos, "e2e4");
+    common::play(&mut pos, "e7e5");
+    assert!(best.parse::<UciMove>().unwrap().to_move(&pos).is_ok());
+
+    // A ponder search that is stopped (the opponent played another move).
+    e.send("go ponder wtime 2000 btime 2000");
+    e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(300));
+    e.send("stop");
+    e.bestmove(PROMPT);
+}
+
+#[test]
+fn finished_infinite_search_waits_for_stop() {
+    let mut e = Engine::start();
+    // Mate in one is found at depth 1; the search still must not answer before stop.
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
+    e.send("go infinite depth 2");
+    e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(500));
+    e.send("stop");
+    assert_eq!(e.bestmove(PROMPT).0, "a1a8");
+}
+
+#[test]
+fn info_lines_are_well_formed_and_ponder_move_is_legal() {
+    let mut e = Engine::start();
+    e.send("position startpos moves d2d4 d7d5 c2c4");
+    e.send("go depth 6");
+    let (best, ponder, infos) = e.bestmove(LONG);
+    let depth_lines: Vec<&String> = infos
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(depth_lines.len(), 6);
+    for line in depth_lines {
+        for key in [
+            "depth", "seldepth", "multipv", "nodes", "nps", "hashfull", "time",
+        ] {
+            assert!(
+                field(line, key).is_some_and(|v| v.parse::<u64>().is_ok()),
+                "{key} in {line}"
+            );
+        }
+        let score = field(line, "score").unwrap();
+        assert!(score == "cp" || score == "mate", "{line}");
+        let pv = common::pv(line);
+        assert!(!pv.is_empty(), "{line}");
+        let mut pos = position(START);
+        for m in ["d2d4", "d7d5", "c2c4"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain(pv)
+        {
+            common::play(&mut pos, &m);
+        }
+    }
+    let mut pos = position(START);
+    for m in ["d2d4", "d7d5", "c2c4", &best] {
+        common::play(&mut pos, m);
+    }
+    if let Some(ponder) = ponder {
+        common::play(&mut pos, &ponder);
+    }
+}
+
+#[test]
+fn same_search_gives_same_nodes_and_move() {
+    let mut e = Engine::start();
+    let mut runs = Vec::new();
+    for _ in 0..2 {
+        e.send("ucinewgame");
+        e.send("position startpos moves e2e4 c7c5 g1f3");
+        e.send("go nodes 30000");
+        let (best, _, infos) = e.bestmove(LONG);
+        let last = common::last_score_line(&infos);
+        runs.push((
+            best,
+            field(&last, "nodes").unwrap().to_string(),
+            common::pv(&last),
+        ));
+    }
+    assert_eq!(runs[0], runs[1]);
+}
+
+#[test]
+fn end_of_input_quits() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    assert!(
+        e.close_and_wait(Duration::from_secs(5)),
+        "sessa kept running after EOF"
+    );
+}
+
+#[test]
+fn quit_during_search_exits() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    e.send("quit");
+    assert!(e.close_and_wait(Duration::from_secs(5)));
+}
