@@ -2,8 +2,9 @@
 //! node count is the signature of the search (same binary, same count).
 
 use crate::board::Board;
-use crate::search::{SearchParams, SharedState, Worker};
-use crate::tt::TranspositionTable;
+use crate::search::{Limits, SearchEvent};
+use crate::threads::Engine;
+use crossbeam::channel::unbounded;
 use shakmaty::CastlingMode;
 use std::time::{Duration, Instant};
 
@@ -90,32 +91,39 @@ impl BenchReport {
     }
 }
 
-/// Searches every bench position to `depth` with a fresh table of `hash_mb`
-/// MB and fresh histories each time, so the node count is deterministic.
-pub fn run(depth: u32, hash_mb: usize) -> BenchReport {
-    let mut tt = TranspositionTable::new(hash_mb).expect("allocating the bench hash");
+/// Searches every bench position to `depth` with `threads` search threads,
+/// the table (`hash_mb` MB) and histories fresh for each position. With one
+/// thread the node count is deterministic.
+pub fn run(depth: u32, hash_mb: usize, threads: usize) -> BenchReport {
+    let mut engine = Engine::new();
+    engine.set_hash(hash_mb).expect("allocating the bench hash");
+    engine.set_threads(threads);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
     let mut lines = Vec::with_capacity(BENCH_POSITIONS.len());
     let mut elapsed = Duration::ZERO;
     for &fen in BENCH_POSITIONS {
         let board = Board::from_fen(fen, CastlingMode::Standard).expect("bench FENs are valid");
-        tt.clear();
-        let shared = SharedState::default();
+        engine.new_game();
+        engine.set_position(board);
+        let (events, reports) = unbounded();
         let start = Instant::now();
-        let mut worker = Worker::new(
-            board.clone(),
-            &tt,
-            &shared,
-            SearchParams::depth(depth),
-            None,
-        );
-        let result = worker.search();
+        engine.go(&limits, events);
+        let best = reports
+            .iter()
+            .find_map(|event| match event {
+                SearchEvent::BestMove { best, .. } => Some(best),
+                _ => None,
+            })
+            .flatten()
+            .unwrap_or_else(|| "(none)".to_string());
         elapsed += start.elapsed();
-        let best = result
-            .best
-            .map_or_else(|| "(none)".to_string(), |m| board.move_to_uci(m));
+        engine.wait();
         lines.push(BenchLine {
             fen,
-            nodes: result.nodes,
+            nodes: engine.nodes_searched(),
             best,
         });
     }
@@ -142,8 +150,8 @@ mod tests {
 
     #[test]
     fn node_count_is_deterministic() {
-        let a = run(4, 4);
-        let b = run(4, 4);
+        let a = run(4, 4, 1);
+        let b = run(4, 4, 1);
         assert_eq!(a.nodes, b.nodes);
         assert_eq!(a.lines, b.lines);
     }

@@ -163,8 +163,12 @@ pub enum SearchEvent {
 /// node counters. Everything else is owned by each thread.
 #[derive(Debug, Default)]
 pub struct SharedState {
-    /// Set to end the search (by `stop`, time or limits).
+    /// Set to end the search (by `stop`, time, limits, or the main thread
+    /// finishing); every thread polls it.
     pub stop: AtomicBool,
+    /// Set when the GUI sent `stop`: a finished `infinite` or `ponder` search
+    /// may now report its best move.
+    pub stop_requested: AtomicBool,
     /// Set while the engine ponders: the clock does not run.
     pub pondering: AtomicBool,
     /// Nanoseconds after `go` at which the clock started: 0, or when `ponderhit` came.
@@ -186,6 +190,10 @@ pub struct SearchResult {
     pub depth: u32,
     /// Nodes searched by this worker.
     pub nodes: u64,
+    /// Deepest ply of the last finished iteration.
+    pub seldepth: u32,
+    /// Principal variation of the last finished iteration.
+    pub pv: Vec<Move>,
 }
 
 /// Everything one search needs to know besides the position.
@@ -205,6 +213,8 @@ pub struct SearchParams {
     pub answer_forced_move_at_once: bool,
     /// When `go` arrived; the time limits count from here (or from `ponderhit`).
     pub start: Instant,
+    /// 0 for the main thread, which reports and keeps time; 1.. for helpers.
+    pub thread_index: usize,
 }
 
 impl SearchParams {
@@ -218,6 +228,7 @@ impl SearchParams {
             search_moves: Vec::new(),
             answer_forced_move_at_once: false,
             start: Instant::now(),
+            thread_index: 0,
         }
     }
 }
@@ -355,6 +366,8 @@ impl<'a> Worker<'a> {
             score: 0,
             depth: 0,
             nodes: 0,
+            seldepth: 0,
+            pv: Vec::new(),
         };
         if root_moves.is_empty() {
             return result;
@@ -362,6 +375,9 @@ impl<'a> Worker<'a> {
         let mut completed_pv: Vec<Move> = Vec::new();
         let max_depth = self.params.max_depth.clamp(1, MAX_PLY as u32 - 1);
         for depth in 1..=max_depth {
+            if depth < max_depth && skips_depth(self.params.thread_index, depth) {
+                continue;
+            }
             self.seldepth = 0;
             let score = self.search_root(&mut root_moves, depth as i32);
             // An aborted iteration is thrown away; in the first one, keep
@@ -380,6 +396,7 @@ impl<'a> Worker<'a> {
             if completed_pv.first() != result.best.as_ref() {
                 completed_pv = vec![root_moves[0].mv];
             }
+            result.seldepth = self.seldepth as u32;
             self.report_iteration(depth, score, &completed_pv);
             if self.stopped {
                 break;
@@ -394,6 +411,7 @@ impl<'a> Worker<'a> {
             .copied()
             .or_else(|| result.best.and_then(|m| self.reply_from_tt(m)));
         result.nodes = self.nodes;
+        result.pv = completed_pv;
         result
     }
 
@@ -439,26 +457,18 @@ impl<'a> Worker<'a> {
         if self.events.is_none() {
             return;
         }
-        let elapsed = self.start.elapsed();
-        let nodes = self.total_nodes();
-        let ms = elapsed.as_millis() as u64;
-        let mut board = self.board.clone();
-        let mut pv_text = Vec::with_capacity(pv.len());
-        for &m in pv {
-            pv_text.push(board.move_to_uci(m));
-            board.make(m);
-        }
-        self.send(SearchEvent::Info(SearchInfo {
-            depth,
-            seldepth: self.seldepth as u32,
-            score: ReportedScore::from_score(score),
-            bound: Bound::Exact,
-            nodes,
-            nps: nodes * 1000 / ms.max(1),
-            hashfull: self.tt.hashfull(),
-            time_ms: ms,
-            pv: pv_text,
-        }));
+        self.send(SearchEvent::Info(iteration_info(
+            &self.board,
+            IterationReport {
+                depth,
+                seldepth: self.seldepth as u32,
+                score,
+                pv,
+                nodes: self.total_nodes(),
+                elapsed: self.start.elapsed(),
+                hashfull: self.tt.hashfull(),
+            },
+        )));
     }
 
     /// Searches every root move at `depth` with a full window and sorts the
@@ -703,6 +713,60 @@ impl<'a> Worker<'a> {
         }
         best_score
     }
+}
+
+/// What an `info` line about a finished iteration says.
+pub struct IterationReport<'a> {
+    /// Nominal depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score of the best move.
+    pub score: Score,
+    /// The principal variation, legal from the root.
+    pub pv: &'a [Move],
+    /// Nodes of all threads.
+    pub nodes: u64,
+    /// Time since `go`.
+    pub elapsed: Duration,
+    /// Table use in permill.
+    pub hashfull: u32,
+}
+
+/// Builds the UCI report of an iteration searched from `root`.
+pub fn iteration_info(root: &Board, report: IterationReport<'_>) -> SearchInfo {
+    let ms = report.elapsed.as_millis() as u64;
+    let mut board = root.clone();
+    let mut pv = Vec::with_capacity(report.pv.len());
+    for &m in report.pv {
+        pv.push(board.move_to_uci(m));
+        board.make(m);
+    }
+    SearchInfo {
+        depth: report.depth,
+        seldepth: report.seldepth,
+        score: ReportedScore::from_score(report.score),
+        bound: Bound::Exact,
+        nodes: report.nodes,
+        nps: report.nodes * 1000 / ms.max(1),
+        hashfull: report.hashfull,
+        time_ms: ms,
+        pv,
+    }
+}
+
+/// Lazy SMP diversification: helper threads skip some iterations, each in a
+/// different pattern, so that the threads spread over several depths instead
+/// of all searching the same tree. The pattern (skip sizes and phases by
+/// helper) is the one Stockfish 8 published.
+pub fn skips_depth(thread_index: usize, depth: u32) -> bool {
+    const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    if thread_index == 0 || depth == 1 {
+        return false;
+    }
+    let i = (thread_index - 1) % SKIP_SIZE.len();
+    !((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]).is_multiple_of(2)
 }
 
 /// Writes the search result of `worker`'s root position as UCI strings.

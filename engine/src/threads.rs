@@ -1,36 +1,183 @@
 //! The engine as other code drives it: set a position, start a search that
-//! runs on its own thread, stop it, and receive its reports as events.
+//! runs on its own threads, stop it, and receive its reports as events.
 //!
-//! `go` returns at once; the search thread sends [`SearchEvent`]s and exactly
-//! one `BestMove` per `go`. Under `infinite` or `ponder` the best move is held
-//! back until `stop` (or `ponderhit`), as UCI requires.
+//! # Threads
+//!
+//! Search threads live as long as the `Threads` setting: they are created when
+//! it changes, not on every `go`, and wait on a channel between searches.
+//! Thread 0 is the main thread: it alone keeps time, reports `info`, and ends
+//! the search. Helper threads (Lazy SMP) search the same root with the same
+//! shared transposition table, skipping iterations in staggered patterns so
+//! that they fill the table with work the main thread will want next. The
+//! first thread to finish the last iteration (depth limit) ends the search
+//! for all, and the deepest finished iteration of any thread is played.
+//!
+//! Each thread owns its board, search stack, killers, histories and PV table.
+//! What is shared is only the lock-free transposition table and a few atomics
+//! in [`SharedState`]: the stop flags, the pondering flag, the clock start,
+//! and a node counter that each thread adds to every 1024 nodes, so the
+//! counter sees one write per thread per thousand nodes rather than one per
+//! node. No structure grows with the square of the thread count, and threads
+//! never wait for each other during a search; only the end of a search
+//! gathers their results, once. The design therefore carries over unchanged
+//! to machines with 64 or more cores.
+//!
+//! # Reports
+//!
+//! `go` returns at once; the main thread sends [`SearchEvent`]s and exactly one
+//! `BestMove` per `go`. Under `infinite` or `ponder` the best move is held back
+//! until `stop` (or `ponderhit`), as UCI requires.
 
 use crate::board::Board;
-use crate::search::{Limits, SearchEvent, SearchParams, SharedState, Worker, result_to_uci};
+use crate::search::{
+    IterationReport, Limits, SearchEvent, SearchParams, SearchResult, SharedState, Worker,
+    iteration_info, result_to_uci,
+};
 use crate::time::{TimeBudget, TimeControl};
 use crate::tt::{AllocationError, TranspositionTable};
-use crossbeam::channel::Sender;
+use crossbeam::channel::{Receiver, Sender, bounded, unbounded};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// Stack size of search threads: the search recurses up to `MAX_PLY` deep with
-/// a move list of about 1.4 KB per frame.
-const SEARCH_STACK_BYTES: usize = 64 << 20;
+/// Stack size of search threads: the search recurses up to `MAX_PLY` deep
+/// with a few kilobytes of move lists per frame.
+const SEARCH_STACK_BYTES: usize = 16 << 20;
 /// Default hash size in MB.
 pub const DEFAULT_HASH_MB: usize = 16;
 /// Default move overhead in ms.
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+/// Most search threads the engine runs.
+pub const MAX_THREADS: usize = 1024;
 
-/// A chess engine: position, transposition table and the running search.
+/// What the main thread needs besides a helper's job.
+struct MainDuty {
+    events: Sender<SearchEvent>,
+    helper_results: Receiver<SearchResult>,
+    helpers: usize,
+    wait_for_stop: bool,
+    infinite: bool,
+    done: Sender<()>,
+}
+
+/// One search for one thread.
+struct Job {
+    board: Board,
+    params: SearchParams,
+    tt: Arc<TranspositionTable>,
+    shared: Arc<SharedState>,
+    results: Sender<SearchResult>,
+    main: Option<MainDuty>,
+}
+
+/// A search thread waiting for jobs.
+struct SearchThread {
+    jobs: Sender<Job>,
+    handle: JoinHandle<()>,
+}
+
+impl SearchThread {
+    fn spawn(index: usize) -> SearchThread {
+        let (jobs, inbox) = unbounded::<Job>();
+        let handle = std::thread::Builder::new()
+            .name(format!("search-{index}"))
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                for job in inbox {
+                    run_job(job);
+                }
+            })
+            .expect("spawning a search thread");
+        SearchThread { jobs, handle }
+    }
+}
+
+/// Picks the result to play among the threads': the deepest finished
+/// iteration wins, and at equal depth the higher score; the main thread
+/// (first in `results`) wins ties. A deeper iteration saw more, and with a
+/// shared table a helper's deeper result already includes the main thread's
+/// work.
+fn select_result(results: &[SearchResult]) -> Option<&SearchResult> {
+    let mut best: Option<&SearchResult> = None;
+    for result in results.iter().filter(|r| r.best.is_some()) {
+        best = match best {
+            Some(b) if (result.depth, result.score) <= (b.depth, b.score) => Some(b),
+            _ => Some(result),
+        };
+    }
+    best.or(results.first())
+}
+
+fn run_job(job: Job) {
+    let Job {
+        board,
+        params,
+        tt,
+        shared,
+        results,
+        main,
+    } = job;
+    let start = params.start;
+    let events = main.as_ref().map(|duty| duty.events.clone());
+    let result = Worker::new(board.clone(), &tt, &shared, params, events).search();
+    let Some(duty) = main else {
+        // A helper ends only at the depth or mate limit, or when stopped:
+        // its result is then final, so the other threads may stop too.
+        shared.stop.store(true, Ordering::Relaxed);
+        // Release the table before reporting, so the engine may resize it
+        // as soon as the main thread says the search is over.
+        drop(tt);
+        drop(shared);
+        let _ = results.send(result);
+        return;
+    };
+    shared.stop.store(true, Ordering::Relaxed);
+    let mut all = Vec::with_capacity(duty.helpers + 1);
+    all.push(result);
+    all.extend(duty.helper_results.iter().take(duty.helpers));
+    if duty.wait_for_stop {
+        while !shared.stop_requested.load(Ordering::Relaxed)
+            && (duty.infinite || shared.pondering.load(Ordering::Relaxed))
+        {
+            std::thread::park_timeout(Duration::from_millis(5));
+        }
+    }
+    let chosen = select_result(&all)
+        .cloned()
+        .unwrap_or_else(|| all[0].clone());
+    if chosen != all[0] && chosen.best.is_some() {
+        // A helper's result is played: report its line so that the last
+        // `info` agrees with `bestmove`.
+        let info = iteration_info(
+            &board,
+            IterationReport {
+                depth: chosen.depth,
+                seldepth: chosen.seldepth,
+                score: chosen.score,
+                pv: &chosen.pv,
+                nodes: shared.nodes.load(Ordering::Relaxed),
+                elapsed: start.elapsed(),
+                hashfull: tt.hashfull(),
+            },
+        );
+        let _ = duty.events.send(SearchEvent::Info(info));
+    }
+    drop(tt);
+    drop(shared);
+    let (best, ponder) = result_to_uci(&board, &chosen);
+    let _ = duty.events.send(SearchEvent::BestMove { best, ponder });
+    let _ = duty.done.send(());
+}
+
+/// A chess engine: position, transposition table, search threads.
 pub struct Engine {
     board: Board,
     tt: Arc<TranspositionTable>,
     shared: Arc<SharedState>,
-    search: Option<JoinHandle<()>>,
+    threads: Vec<SearchThread>,
+    search_done: Option<Receiver<()>>,
     search_started: Instant,
-    threads: usize,
     move_overhead: Duration,
     clock_delay_ms: u64,
 }
@@ -42,7 +189,7 @@ impl Default for Engine {
 }
 
 impl Engine {
-    /// An engine at the starting position with the default hash size.
+    /// An engine at the starting position with the default hash size and one thread.
     pub fn new() -> Engine {
         Engine {
             board: Board::startpos(),
@@ -50,9 +197,9 @@ impl Engine {
                 TranspositionTable::new(DEFAULT_HASH_MB).expect("allocating the default hash"),
             ),
             shared: Arc::new(SharedState::default()),
-            search: None,
+            threads: vec![SearchThread::spawn(0)],
+            search_done: None,
             search_started: Instant::now(),
-            threads: 1,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             clock_delay_ms: 0,
         }
@@ -66,11 +213,6 @@ impl Engine {
     /// Sets the position of the next search. A running search is not affected.
     pub fn set_position(&mut self, board: Board) {
         self.board = board;
-    }
-
-    /// Whether a search is running (or waiting for `stop` to report).
-    pub fn is_searching(&self) -> bool {
-        self.search.as_ref().is_some_and(|h| !h.is_finished())
     }
 
     /// Starts searching the current position. Returns at once; results arrive
@@ -97,45 +239,70 @@ impl Engine {
                 .collect(),
             answer_forced_move_at_once: forced_answer,
             start: self.search_started,
+            thread_index: 0,
         };
-        let wait_for_stop = limits.infinite || limits.ponder;
         self.shared.stop.store(false, Ordering::Relaxed);
+        self.shared.stop_requested.store(false, Ordering::Relaxed);
         self.shared
             .pondering
             .store(limits.ponder, Ordering::Relaxed);
         self.shared.clock_started_ns.store(0, Ordering::Relaxed);
         self.shared.nodes.store(0, Ordering::Relaxed);
         self.tt.new_search();
-        let tt = Arc::clone(&self.tt);
-        let shared = Arc::clone(&self.shared);
-        let infinite = limits.infinite;
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                let mut worker =
-                    Worker::new(board.clone(), &tt, &shared, params, Some(events.clone()));
-                let result = worker.search();
-                if wait_for_stop {
-                    while !shared.stop.load(Ordering::Relaxed)
-                        && (infinite || shared.pondering.load(Ordering::Relaxed))
-                    {
-                        std::thread::park_timeout(Duration::from_millis(5));
-                    }
-                }
-                let (best, ponder) = result_to_uci(&board, &result);
-                let _ = events.send(SearchEvent::BestMove { best, ponder });
-            });
-        self.search = Some(spawned.expect("spawning the search thread"));
+
+        let helpers = self.threads.len() - 1;
+        let (helper_tx, helper_rx) = unbounded();
+        let (done_tx, done_rx) = bounded(1);
+        for (index, thread) in self.threads.iter().enumerate().skip(1) {
+            let job = Job {
+                board: board.clone(),
+                params: SearchParams {
+                    budget: TimeBudget::UNLIMITED,
+                    thread_index: index,
+                    ..params.clone()
+                },
+                tt: Arc::clone(&self.tt),
+                shared: Arc::clone(&self.shared),
+                results: helper_tx.clone(),
+                main: None,
+            };
+            thread
+                .jobs
+                .send(job)
+                .expect("helper threads live as long as the engine");
+        }
+        let main = Job {
+            board,
+            params,
+            tt: Arc::clone(&self.tt),
+            shared: Arc::clone(&self.shared),
+            results: helper_tx,
+            main: Some(MainDuty {
+                events,
+                helper_results: helper_rx,
+                helpers,
+                wait_for_stop: limits.infinite || limits.ponder,
+                infinite: limits.infinite,
+                done: done_tx,
+            }),
+        };
+        self.threads[0]
+            .jobs
+            .send(main)
+            .expect("the main search thread lives as long as the engine");
+        self.search_done = Some(done_rx);
+    }
+
+    fn wake_main_thread(&self) {
+        self.threads[0].handle.thread().unpark();
     }
 
     /// Asks the running search to stop; it reports its best move promptly.
     pub fn stop(&self) {
+        self.shared.stop_requested.store(true, Ordering::Relaxed);
         self.shared.stop.store(true, Ordering::Relaxed);
         self.shared.pondering.store(false, Ordering::Relaxed);
-        if let Some(handle) = &self.search {
-            handle.thread().unpark();
-        }
+        self.wake_main_thread();
     }
 
     /// The opponent played the expected move: the clock starts now and the
@@ -146,18 +313,28 @@ impl Engine {
             .clock_started_ns
             .store(elapsed, Ordering::Relaxed);
         self.shared.pondering.store(false, Ordering::Relaxed);
-        if let Some(handle) = &self.search {
-            handle.thread().unpark();
-        }
+        self.wake_main_thread();
     }
 
     /// Waits until the running search (if any) has reported its best move.
     pub fn wait(&mut self) {
-        if let Some(handle) = self.search.take() {
-            // A panic in the search thread has already been reported by the
-            // panic hook; the engine itself stays usable.
-            let _ = handle.join();
+        if let Some(done) = self.search_done.take() {
+            // An error means the main thread died; the report is then lost
+            // but the engine stays usable.
+            let _ = done.recv();
         }
+    }
+
+    /// Whether a search is running (or holding its best move until `stop`).
+    pub fn is_searching(&self) -> bool {
+        self.search_done
+            .as_ref()
+            .is_some_and(|done| done.is_empty())
+    }
+
+    /// Nodes searched by all threads in the last (or current) search.
+    pub fn nodes_searched(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed)
     }
 
     fn table_mut(&mut self) -> &mut TranspositionTable {
@@ -187,15 +364,25 @@ impl Engine {
         self.clear_hash();
     }
 
-    /// Sets the number of search threads. Searches are single-threaded until
-    /// Lazy SMP lands; the value is kept so GUIs can set it.
-    pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
+    /// Sets the number of search threads (1 to [`MAX_THREADS`]). Threads are
+    /// created or ended here, never during `go`.
+    pub fn set_threads(&mut self, count: usize) {
+        let count = count.clamp(1, MAX_THREADS);
+        self.stop();
+        self.wait();
+        while self.threads.len() > count {
+            let thread = self.threads.pop().expect("more threads than wanted");
+            drop(thread.jobs);
+            let _ = thread.handle.join();
+        }
+        while self.threads.len() < count {
+            self.threads.push(SearchThread::spawn(self.threads.len()));
+        }
     }
 
-    /// The configured number of search threads.
+    /// The number of search threads.
     pub fn threads(&self) -> usize {
-        self.threads
+        self.threads.len()
     }
 
     /// Time reserved per move for communication delays.
@@ -213,5 +400,99 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
         self.wait();
+        for thread in self.threads.drain(..) {
+            drop(thread.jobs);
+            let _ = thread.handle.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Move;
+    use shakmaty::Role;
+    use shakmaty::Square;
+
+    fn result(depth: u32, score: i32, from: Square) -> SearchResult {
+        SearchResult {
+            best: Some(Move::Normal {
+                role: Role::Pawn,
+                from,
+                capture: None,
+                to: from.offset(8).unwrap(),
+                promotion: None,
+            }),
+            ponder: None,
+            score,
+            depth,
+            nodes: 0,
+            seldepth: 0,
+            pv: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn deepest_result_wins_and_main_wins_ties() {
+        let main = result(10, 20, Square::E2);
+        let shallow = result(9, 90, Square::D2);
+        let deep = result(11, -5, Square::C2);
+        let equal = result(10, 20, Square::B2);
+        assert_eq!(select_result(&[main.clone(), shallow.clone()]), Some(&main));
+        assert_eq!(select_result(&[main.clone(), deep.clone()]), Some(&deep));
+        assert_eq!(select_result(&[main.clone(), equal]), Some(&main));
+        let better = result(10, 40, Square::A2);
+        assert_eq!(
+            select_result(&[main, shallow, better.clone()]),
+            Some(&better)
+        );
+    }
+
+    fn run(engine: &mut Engine, limits: &Limits) -> (Option<String>, Vec<SearchEvent>) {
+        let (tx, rx) = unbounded();
+        engine.go(limits, tx);
+        let mut events = Vec::new();
+        loop {
+            let event = rx.recv().expect("a bestmove");
+            if let SearchEvent::BestMove { best, .. } = &event {
+                let best = best.clone();
+                events.push(event);
+                return (best, events);
+            }
+            events.push(event);
+        }
+    }
+
+    #[test]
+    fn many_threads_search_and_stop() {
+        let mut engine = Engine::new();
+        engine.set_threads(4);
+        assert_eq!(engine.threads(), 4);
+        let limits = Limits {
+            depth: Some(6),
+            ..Limits::default()
+        };
+        let (best, _) = run(&mut engine, &limits);
+        assert!(best.is_some());
+        engine.set_threads(1);
+        assert_eq!(engine.threads(), 1);
+        let (best, _) = run(&mut engine, &limits);
+        assert!(best.is_some());
+    }
+
+    #[test]
+    fn hash_can_change_between_searches() {
+        let mut engine = Engine::new();
+        engine.set_threads(2);
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        run(&mut engine, &limits);
+        engine.set_hash(4).unwrap();
+        run(&mut engine, &limits);
+        engine.set_hash(32).unwrap();
+        assert_eq!(engine.hash_megabytes(), 32);
+        run(&mut engine, &limits);
     }
 }

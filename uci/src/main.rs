@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 use rayon::prelude::*;
 use sessa_engine::bench::{self, DEFAULT_DEPTH};
 use sessa_engine::perft::perft;
-use sessa_engine::threads::DEFAULT_HASH_MB;
+use sessa_engine::threads::{DEFAULT_HASH_MB, MAX_THREADS};
 use sessa_engine::{Board, START_FEN};
 use shakmaty::CastlingMode;
 use std::process::ExitCode;
@@ -30,7 +30,7 @@ enum Command {
         /// Search depth.
         #[arg(long, default_value_t = DEFAULT_DEPTH)]
         depth: u32,
-        /// Search threads (searches run single-threaded until Lazy SMP lands).
+        /// Search threads (with more than one the node count varies from run to run).
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Hash size in MB, cleared before each position.
@@ -78,10 +78,7 @@ fn main() -> ExitCode {
 }
 
 fn run_bench(depth: u32, threads: usize, hash: usize) {
-    if threads > 1 {
-        eprintln!("note: searches are single-threaded for now; --threads {threads} runs 1 thread");
-    }
-    let report = bench::run(depth.max(1), hash.max(1));
+    let report = bench::run(depth.max(1), hash.max(1), threads.clamp(1, MAX_THREADS));
     for (index, line) in report.lines.iter().enumerate() {
         println!(
             "{:>2} {:>10} nodes  bestmove {:<6} {}",

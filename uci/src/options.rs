@@ -45,8 +45,6 @@ pub const OPTIONS: [EngineOption; 7] = [
 
 /// Largest hash size offered, in MB (1 TB).
 pub const MAX_HASH_MB: i64 = 1 << 20;
-/// Most search threads offered.
-pub const MAX_THREADS: i64 = 1024;
 
 impl EngineOption {
     /// The option's name as the GUI shows it.
@@ -78,7 +76,7 @@ impl EngineOption {
                 1,
                 MAX_HASH_MB,
             )),
-            EngineOption::Threads => Some((1, 1, MAX_THREADS)),
+            EngineOption::Threads => Some((1, 1, sessa_engine::threads::MAX_THREADS as i64)),
             EngineOption::MoveOverhead => Some((
                 sessa_engine::threads::DEFAULT_MOVE_OVERHEAD_MS as i64,
                 0,

@@ -317,7 +317,11 @@ impl Session {
             .first()
             .and_then(|d| d.parse().ok())
             .unwrap_or(sessa_engine::bench::DEFAULT_DEPTH);
-        let report = sessa_engine::bench::run(depth, sessa_engine::threads::DEFAULT_HASH_MB);
+        let report = sessa_engine::bench::run(
+            depth,
+            sessa_engine::threads::DEFAULT_HASH_MB,
+            self.engine.threads(),
+        );
         send(&format!("{} nodes {} nps", report.nodes, report.nps()));
     }
 }
