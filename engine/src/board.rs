@@ -138,11 +138,6 @@ impl Board {
         self.pos.halfmoves()
     }
 
-    /// Number of moves made with `make` that have not been unmade.
-    pub fn depth_from_root(&self) -> usize {
-        self.undo.len()
-    }
-
     /// The current position as a FEN.
     pub fn fen(&self) -> String {
         Fen::from_position(&self.pos, EnPassantMode::Legal).to_string()
@@ -244,40 +239,25 @@ impl Board {
         self.key = key;
     }
 
+    /// Keys of the earlier positions that could repeat the current one: those
+    /// since the last irreversible move with the same side to move.
+    fn comparable_keys(&self) -> impl Iterator<Item = &u64> {
+        let window = (self.pos.halfmoves() as usize).min(self.keys.len());
+        self.keys.iter().rev().take(window).skip(1).step_by(2)
+    }
+
     /// How many earlier positions since the last irreversible move equal the
     /// current one (same pieces, side to move, castling rights and legal en
-    /// passant: FIDE Art. 9.2). Only positions with the same side to move can
-    /// match, so every second key is compared.
+    /// passant: FIDE Art. 9.2).
     pub fn repetitions(&self) -> usize {
-        let window = (self.pos.halfmoves() as usize).min(self.keys.len());
-        self.keys
-            .iter()
-            .rev()
-            .take(window)
-            .skip(1)
-            .step_by(2)
-            .filter(|&&k| k == self.key)
-            .count()
+        self.comparable_keys().filter(|&&k| k == self.key).count()
     }
 
     /// Whether the current position already occurred since the last
     /// irreversible move. The search treats one repetition as a draw: the side
     /// that could avoid it gains nothing by allowing it.
     pub fn is_repetition(&self) -> bool {
-        let window = (self.pos.halfmoves() as usize).min(self.keys.len());
-        self.keys
-            .iter()
-            .rev()
-            .take(window)
-            .skip(1)
-            .step_by(2)
-            .any(|&k| k == self.key)
-    }
-
-    /// Forgets the undo stack so the current position becomes the new root.
-    /// Used when the search hands the board back after it finished.
-    pub fn clear_undo(&mut self) {
-        self.undo.clear();
+        self.comparable_keys().any(|&k| k == self.key)
     }
 }
 

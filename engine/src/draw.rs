@@ -150,12 +150,14 @@ mod tests {
             b.play_uci(mv).unwrap();
         }
         assert_eq!(game_state(&b), GameState::ThreefoldRepetition);
+        assert!(game_state(&b).is_draw() && !game_state(&b).is_final());
         for _ in 0..2 {
             for mv in cycle {
                 b.play_uci(mv).unwrap();
             }
         }
         assert_eq!(game_state(&b), GameState::FivefoldRepetition);
+        assert!(game_state(&b).is_final());
     }
 
     #[test]

@@ -112,21 +112,6 @@ impl MovePicker {
             next: 0,
         }
     }
-
-    /// How many moves the picker holds.
-    pub fn len(&self) -> usize {
-        self.moves.len()
-    }
-
-    /// Whether the picker holds no move.
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
-    }
-
-    /// The moves in generation order.
-    pub fn moves(&self) -> &MoveList {
-        &self.moves
-    }
 }
 
 impl Iterator for MovePicker {
