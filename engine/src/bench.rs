@@ -9,7 +9,7 @@ use shakmaty::CastlingMode;
 use std::time::{Duration, Instant};
 
 /// Default bench depth.
-pub const DEFAULT_DEPTH: u32 = 7;
+pub const DEFAULT_DEPTH: u32 = 13;
 
 /// Openings, middlegames, tactics and endgames, written for this bench (plus
 /// the well-known perft positions from the Chess Programming Wiki).

@@ -10,11 +10,13 @@ use crate::board::Board;
 use crate::draw::is_search_draw;
 use crate::eval::evaluate;
 use crate::movepick::{History, Killers, MovePicker, is_tactical};
+use crate::params::*;
+use crate::see::see_ge;
 use crate::time::{TimeBudget, TimeControl};
 use crate::tt::{Bound, TranspositionTable, pack_move, unpack_move};
 use crossbeam::channel::Sender;
 use crossbeam::utils::CachePadded;
-use shakmaty::{Color, Move, Role};
+use shakmaty::{Color, Move, Position, Role};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -252,6 +254,10 @@ pub struct Worker<'a> {
     history: History,
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
+    /// Static evaluation at each ply of the current line (`None` in check).
+    evals: [Option<Score>; MAX_PLY + 2],
+    /// Whether the move made at each ply of the current line was a null move.
+    null_at: [bool; MAX_PLY + 2],
 }
 
 /// A root move with what the last iteration learnt about it.
@@ -285,6 +291,8 @@ impl<'a> Worker<'a> {
             history: History::default(),
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
+            evals: [None; MAX_PLY + 2],
+            null_at: [false; MAX_PLY + 2],
         }
     }
 
@@ -382,7 +390,7 @@ impl<'a> Worker<'a> {
                 continue;
             }
             self.seldepth = 0;
-            let score = self.search_root(&mut root_moves, depth as i32);
+            let score = self.aspiration(&mut root_moves, depth as i32, result.score);
             // An aborted iteration is thrown away; in the first one, keep
             // the best of the moves that were searched, if any was.
             if self.stopped && (depth > 1 || score == -INFINITY) {
@@ -474,11 +482,45 @@ impl<'a> Worker<'a> {
         )));
     }
 
-    /// Searches every root move at `depth` with a full window and sorts the
-    /// root moves, best first.
-    fn search_root(&mut self, root_moves: &mut [RootMove], depth: i32) -> Score {
-        let mut alpha = -INFINITY;
-        let beta = INFINITY;
+    /// Searches the root in a narrow window around the previous iteration's
+    /// score, widening it on the side that failed until the score is inside.
+    fn aspiration(&mut self, root_moves: &mut [RootMove], depth: i32, previous: Score) -> Score {
+        if depth < ASPIRATION_MIN_DEPTH || previous.abs() >= MATE_BOUND {
+            return self.search_root(root_moves, depth, -INFINITY, INFINITY);
+        }
+        let mut delta = ASPIRATION_WINDOW;
+        let mut alpha = (previous - delta).max(-INFINITY);
+        let mut beta = (previous + delta).min(INFINITY);
+        loop {
+            let score = self.search_root(root_moves, depth, alpha, beta);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta += delta / 2;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    /// Searches every root move at `depth` in the window (`alpha`, `beta`)
+    /// and sorts the root moves, best first.
+    fn search_root(
+        &mut self,
+        root_moves: &mut [RootMove],
+        depth: i32,
+        mut alpha: Score,
+        beta: Score,
+    ) -> Score {
         let mut best_score = -INFINITY;
         let mut best_index = 0;
         self.pv_len[0] = 0;
@@ -514,6 +556,9 @@ impl<'a> Worker<'a> {
                 if score > alpha {
                     alpha = score;
                     self.update_pv(0, m);
+                    if score >= beta {
+                        break;
+                    }
                 }
             }
         }
@@ -527,7 +572,7 @@ impl<'a> Worker<'a> {
     fn negamax(
         &mut self,
         mut alpha: Score,
-        beta: Score,
+        mut beta: Score,
         depth: i32,
         ply: usize,
         pv_node: bool,
@@ -535,9 +580,9 @@ impl<'a> Worker<'a> {
         self.pv_len[ply] = ply;
         let in_check = self.board.in_check();
         // Check extension: never stand pat or stop the search while in check.
-        let depth = if in_check { depth + 1 } else { depth };
+        let mut depth = if in_check { depth + 1 } else { depth };
         if depth <= 0 {
-            return self.quiescence(alpha, beta, ply);
+            return self.quiescence(alpha, beta, ply, pv_node);
         }
         if self.visit(ply) {
             return 0;
@@ -548,6 +593,13 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY {
             return evaluate(self.board.position());
         }
+        // Mate distance pruning: no line from here beats a shorter mate.
+        alpha = alpha.max(-MATE + ply as Score);
+        beta = beta.min(MATE - ply as Score - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        self.killers[ply + 1] = [None; 2];
 
         // Probe the transposition table; cut off at non-PV nodes only.
         let key = self.board.key();
@@ -555,13 +607,84 @@ impl<'a> Worker<'a> {
         if let Some(entry) = entry
             && !pv_node
             && entry.depth >= depth
-            && match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => entry.score >= beta,
-                Bound::Upper => entry.score <= alpha,
-            }
+            && bound_allows(entry.bound, entry.score, alpha, beta)
         {
             return entry.score;
+        }
+
+        // Static evaluation, sharpened by a TT score whose bound points the right way.
+        let static_eval = if in_check {
+            None
+        } else {
+            Some(entry.map_or_else(|| evaluate(self.board.position()), |e| e.eval))
+        };
+        let eval = match (static_eval, entry) {
+            (Some(eval), Some(e)) if e.score.abs() < MATE_BOUND => match e.bound {
+                Bound::Exact => e.score,
+                Bound::Lower if e.score > eval => e.score,
+                Bound::Upper if e.score < eval => e.score,
+                _ => eval,
+            },
+            (eval, _) => eval.unwrap_or(-INFINITY),
+        };
+        self.evals[ply] = static_eval;
+        let improving = match (static_eval, ply.checked_sub(2).and_then(|p| self.evals[p])) {
+            (Some(now), Some(before)) => now > before,
+            (Some(_), None) => true,
+            _ => false,
+        };
+
+        if !pv_node && !in_check {
+            // Reverse futility pruning: far above beta, a shallow search will not fall below it.
+            if depth <= RFP_MAX_DEPTH
+                && eval.abs() < MATE_BOUND
+                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+            {
+                return eval;
+            }
+            // Razoring: far below alpha at low depth, trust the quiescence search.
+            if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
+                let score = self.quiescence(alpha, alpha + 1, ply, false);
+                if score < alpha {
+                    return score;
+                }
+            }
+            // Null move: if passing still fails high, a real move will too.
+            // Not with only king and pawns (zugzwang), nor twice in a row.
+            if depth >= NMP_MIN_DEPTH
+                && eval >= beta
+                && self.null_allowed(ply)
+                && self.has_pieces(self.board.turn())
+            {
+                let reduction = NMP_BASE_REDUCTION
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                if self.board.make_null() {
+                    self.null_at[ply] = true;
+                    let score =
+                        -self.negamax(-beta, -beta + 1, depth - reduction - 1, ply + 1, false);
+                    self.null_at[ply] = false;
+                    self.board.unmake();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score >= beta {
+                        let score = if score >= MATE_BOUND { beta } else { score };
+                        if depth < NMP_VERIFY_DEPTH {
+                            return score;
+                        }
+                        // Deep: verify with a reduced search of this node
+                        // in which the null move is not tried again.
+                        self.null_at[ply - 1] = true;
+                        let verified =
+                            self.negamax(beta - 1, beta, depth - reduction - 1, ply, false);
+                        self.null_at[ply - 1] = false;
+                        if verified >= beta {
+                            return score;
+                        }
+                    }
+                }
+            }
         }
 
         let moves = self.board.legal_moves();
@@ -569,26 +692,87 @@ impl<'a> Worker<'a> {
             return if in_check { -MATE + ply as Score } else { 0 };
         }
         let tt_move = entry.and_then(|e| unpack_move(e.packed_move, &moves));
-        let static_eval = entry.map_or_else(|| evaluate(self.board.position()), |e| e.eval);
+        // Internal iterative reduction: without a TT move this node was not
+        // searched before; searching it shallower first costs little.
+        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+            depth -= 1;
+        }
         let side = self.board.turn();
-        let picker = MovePicker::new(moves, tt_move, &self.killers[ply], &self.history, side);
+        let killers = self.killers[ply];
+        let picker = MovePicker::new(moves, tt_move, &killers, &self.history, side);
 
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut quiets_tried: [Option<Move>; 64] = [None; 64];
         let mut quiet_count = 0;
-        for (index, m) in picker.enumerate() {
-            self.board.make(m);
-            let score = if index == 0 {
-                -self.negamax(-beta, -alpha, depth - 1, ply + 1, pv_node)
-            } else {
-                let score = -self.negamax(-alpha - 1, -alpha, depth - 1, ply + 1, false);
-                if pv_node && score > alpha && score < beta && !self.stopped {
-                    -self.negamax(-beta, -alpha, depth - 1, ply + 1, true)
-                } else {
-                    score
+        let mut move_count = 0;
+        let mut skip_quiets = false;
+        for m in picker {
+            let quiet = !is_tactical(m);
+            if quiet && skip_quiets {
+                continue;
+            }
+            // Shallow pruning, once a line that does not lose to mate is known.
+            if best_score > -MATE_BOUND {
+                if quiet {
+                    if !pv_node
+                        && depth <= LMP_MAX_DEPTH
+                        && quiet_count >= lmp_threshold(depth, improving)
+                    {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    if !in_check
+                        && depth <= FUTILITY_MAX_DEPTH
+                        && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+                    {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    if depth <= SEE_PRUNE_MAX_DEPTH
+                        && !see_ge(self.board.position(), m, -SEE_QUIET_MARGIN * depth)
+                    {
+                        continue;
+                    }
+                } else if depth <= SEE_PRUNE_MAX_DEPTH
+                    && !see_ge(
+                        self.board.position(),
+                        m,
+                        -SEE_CAPTURE_MARGIN * depth * depth,
+                    )
+                {
+                    continue;
                 }
+            }
+            move_count += 1;
+            let history = if quiet { self.history.get(side, m) } else { 0 };
+            self.board.make(m);
+            let gives_check = self.board.in_check();
+            let new_depth = depth - 1;
+            let score = if move_count == 1 {
+                -self.negamax(-beta, -alpha, new_depth, ply + 1, pv_node)
+            } else {
+                // Late-move reductions for quiet moves that come late in the order.
+                let mut reduction = 0;
+                if depth >= LMR_MIN_DEPTH && quiet && move_count > 1 + usize::from(pv_node) {
+                    reduction = lmr_reduction(depth, move_count);
+                    reduction -= i32::from(pv_node);
+                    reduction += i32::from(!improving);
+                    reduction -= i32::from(gives_check);
+                    reduction -= i32::from(killers.contains(&Some(m)));
+                    reduction -= history / LMR_HISTORY_DIVISOR;
+                    reduction = reduction.clamp(0, new_depth - 1);
+                }
+                let mut score =
+                    -self.negamax(-alpha - 1, -alpha, new_depth - reduction, ply + 1, false);
+                if reduction > 0 && score > alpha && !self.stopped {
+                    score = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
+                if pv_node && score > alpha && score < beta && !self.stopped {
+                    score = -self.negamax(-beta, -alpha, new_depth, ply + 1, true);
+                }
+                score
             };
             self.board.unmake();
             if self.stopped {
@@ -603,14 +787,14 @@ impl<'a> Worker<'a> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        if !is_tactical(m) {
+                        if quiet {
                             self.reward_quiet(m, ply, depth, &quiets_tried[..quiet_count]);
                         }
                         break;
                     }
                 }
             }
-            if !is_tactical(m) && quiet_count < quiets_tried.len() {
+            if quiet && quiet_count < quiets_tried.len() {
                 quiets_tried[quiet_count] = Some(m);
                 quiet_count += 1;
             }
@@ -628,11 +812,24 @@ impl<'a> Worker<'a> {
             ply,
             best_move.map_or(0, pack_move),
             best_score,
-            static_eval,
+            static_eval.unwrap_or(0),
             depth,
             bound,
         );
         best_score
+    }
+
+    /// Whether the side has a piece other than king and pawns (null-move and
+    /// pruning guard against zugzwang).
+    fn has_pieces(&self, side: Color) -> bool {
+        let board = self.board.position().board();
+        let pieces = board.by_color(side) & !board.pawns() & !board.kings();
+        !pieces.is_empty()
+    }
+
+    /// No null move right after another one.
+    fn null_allowed(&self, ply: usize) -> bool {
+        !self.null_at[ply - 1]
     }
 
     /// A quiet move caused a beta cutoff: make it a killer, raise its history
@@ -653,7 +850,7 @@ impl<'a> Worker<'a> {
 
     /// Searches captures and promotions until the position is quiet; every
     /// evasion when in check. The side to move may stand pat when not in check.
-    fn quiescence(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+    fn quiescence(&mut self, mut alpha: Score, beta: Score, ply: usize, pv_node: bool) -> Score {
         self.pv_len[ply] = ply;
         if self.visit(ply) {
             return 0;
@@ -669,21 +866,33 @@ impl<'a> Worker<'a> {
                 evaluate(self.board.position())
             };
         }
+        let key = self.board.key();
+        let entry = self.tt.probe(key, ply);
+        if let Some(entry) = entry
+            && !pv_node
+            && bound_allows(entry.bound, entry.score, alpha, beta)
+        {
+            return entry.score;
+        }
         let moves = self.board.legal_moves();
         if moves.is_empty() {
             return if in_check { -MATE + ply as Score } else { 0 };
         }
+        let original_alpha = alpha;
         let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut stand_pat = -INFINITY;
         let picker = if in_check {
+            let tt_move = entry.and_then(|e| unpack_move(e.packed_move, &moves));
             MovePicker::new(
                 moves,
-                None,
+                tt_move,
                 &self.killers[ply],
                 &self.history,
                 self.board.turn(),
             )
         } else {
-            let stand_pat = evaluate(self.board.position());
+            stand_pat = entry.map_or_else(|| evaluate(self.board.position()), |e| e.eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -698,8 +907,19 @@ impl<'a> Worker<'a> {
             MovePicker::tactical(tactical)
         };
         for m in picker {
+            if !in_check {
+                // Delta pruning: even winning the piece cannot reach alpha.
+                let gain = m.capture().map_or(0, crate::see::value);
+                if m.promotion().is_none() && stand_pat + gain + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                // Captures that lose material are not worth a look.
+                if !see_ge(self.board.position(), m, 0) {
+                    continue;
+                }
+            }
             self.board.make(m);
-            let score = -self.quiescence(-beta, -alpha, ply + 1);
+            let score = -self.quiescence(-beta, -alpha, ply + 1, pv_node);
             self.board.unmake();
             if self.stopped {
                 return 0;
@@ -707,6 +927,7 @@ impl<'a> Worker<'a> {
             if score > best_score {
                 best_score = score;
                 if score > alpha {
+                    best_move = Some(m);
                     alpha = score;
                     if score >= beta {
                         break;
@@ -714,7 +935,33 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let eval = if in_check { 0 } else { stand_pat };
+        self.tt.store(
+            key,
+            ply,
+            best_move.map_or(0, pack_move),
+            best_score,
+            eval,
+            0,
+            bound,
+        );
         best_score
+    }
+}
+
+/// Whether a stored bound settles the node's value for the window (`alpha`, `beta`).
+fn bound_allows(bound: Bound, score: Score, alpha: Score, beta: Score) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
     }
 }
 

@@ -16,6 +16,8 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// Entries per bucket.
 const BUCKET_ENTRIES: usize = 4;
+/// Tables up to this size (MB) are cleared in place rather than reallocated.
+const CLEAR_IN_PLACE_MB: usize = 256;
 /// Generations wrap at this value (6 bits in the entry).
 const GENERATION_CYCLE: u8 = 64;
 
@@ -196,12 +198,19 @@ impl TranspositionTable {
         }
     }
 
-    /// Empties the table by swapping in fresh zeroed memory, which costs
-    /// nothing up front whatever the size.
+    /// Empties the table. Small tables are zeroed in place, which keeps their
+    /// pages mapped; large ones get fresh zeroed memory from the operating
+    /// system, which costs nothing up front whatever the size.
     pub fn clear(&mut self) {
-        self.buckets = Box::new([]);
-        self.buckets = zeroed_buckets(bucket_count(self.megabytes))
-            .expect("reallocating a table of the size just freed");
+        if self.megabytes <= CLEAR_IN_PLACE_MB {
+            for word in self.buckets.iter().flat_map(|bucket| &bucket.words) {
+                word.store(0, Ordering::Relaxed);
+            }
+        } else {
+            self.buckets = Box::new([]);
+            self.buckets = zeroed_buckets(bucket_count(self.megabytes))
+                .expect("reallocating a table of the size just freed");
+        }
         self.generation.store(0, Ordering::Relaxed);
     }
 
