@@ -103,11 +103,18 @@ const EXPECTED_MOVES: u32 = 30;
 const MAX_PLANNED_MOVES: u32 = 50;
 /// Below this much usable time the engine answers at once.
 const PANIC_TIME: Duration = Duration::from_millis(20);
+/// Below this much usable time a move may take only half its usual share.
+const SHORT_CLOCK: Duration = Duration::from_secs(1);
 /// Time a panicking engine still takes: enough for a depth-1 search.
 const PANIC_SPEND: Duration = Duration::from_millis(2);
 
 /// Splits `usable` main time over `moves` moves plus an increment.
+///
+/// `at_most` is the largest share of the usable time one move may take. On a
+/// short clock the share is halved: a busy machine can delay the engine by
+/// tens of milliseconds past its deadline, and that must not flag the clock.
 fn spread(usable: Duration, moves: u32, increment: Duration, at_most: f64) -> TimeBudget {
+    let at_most = if usable < SHORT_CLOCK { at_most / 2.0 } else { at_most };
     let soft = (usable / (moves + 1) + increment * 3 / 4).min(usable.mul_f64(at_most / 2.0));
     let hard = (soft * 4).min(usable.mul_f64(at_most));
     TimeBudget {
@@ -260,6 +267,14 @@ mod tests {
         assert!(few > many * 4);
         // Saved time carries over: more time left for the same moves, more per move.
         assert!(budget(120_000, 0, Some(40), 0).soft.unwrap() > many);
+    }
+
+    #[test]
+    fn short_clock_keeps_a_reserve() {
+        // 157 ms left with an 80 ms increment: at most a third of what is
+        // left goes into this move, so a late wake-up cannot flag the clock.
+        let hard = budget(157, 80, None, 0).hard.unwrap();
+        assert!(hard <= Duration::from_millis(64), "{hard:?}");
     }
 
     #[test]
