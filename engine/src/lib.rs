@@ -9,6 +9,7 @@
 pub mod bench;
 pub mod board;
 pub mod draw;
+pub mod epd;
 pub mod eval;
 pub mod movepick;
 pub mod params;

@@ -1,6 +1,7 @@
 //! `sessa`: the UCI chess engine binary. Without arguments it speaks UCI on
 //! stdin/stdout; subcommands run the bench and perft.
 
+mod epd;
 mod options;
 mod uci;
 
@@ -51,6 +52,9 @@ enum Command {
         #[arg(long)]
         chess960: bool,
     },
+    /// Run EPD test suites (bm, am, dm, `bm #N`, STS points) and report the
+    /// positions solved per file.
+    Epd(epd::EpdArgs),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +78,7 @@ fn main() -> ExitCode {
             divide,
             chess960,
         }) => run_perft(depth, &fen, divide, chess960),
+        Some(Command::Epd(args)) => epd::run(&args),
     }
 }
 

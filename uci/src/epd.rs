@@ -1,0 +1,863 @@
+//! `sessa epd`: runs EPD test suites and reports, for every position, whether
+//! the engine solved it, and per file how many it solved.
+//!
+//! Each position is searched from an empty hash with the same limit. Several
+//! positions may run at once (`--jobs`), each job with its own engine; results
+//! are printed in file order all the same. Invalid lines are reported on
+//! stderr with their line number and skipped.
+//!
+//! The progress bar is drawn by `indicatif`, which keeps a single status line
+//! on stderr up to date while result lines are printed above it, and draws
+//! nothing when stderr is not a terminal; doing that by hand would mean
+//! terminal handling this project has no other use for.
+
+use clap::{ArgGroup, Args, ValueEnum};
+use crossbeam::channel::unbounded;
+use indicatif::{ProgressBar, ProgressStyle};
+use sessa_engine::epd::{EpdFile, EpdLineError, EpdRecord};
+use sessa_engine::threads::DEFAULT_HASH_MB;
+use sessa_engine::{Engine, Limits, ReportedScore, SearchEvent};
+use shakmaty::Move;
+use shakmaty::san::SanPlus;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// Time per position when no limit is given, in ms.
+const DEFAULT_MOVE_TIME_MS: u64 = 1000;
+/// Invalid lines reported one by one per file; the rest are only counted.
+const BAD_LINES_SHOWN: usize = 10;
+
+/// Options of `sessa epd`.
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("limit").args(["movetime", "nodes", "depth"])))]
+pub struct EpdArgs {
+    /// EPD files to run.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Search each position this many ms (the default, with 1000 ms).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=u64::from(u32::MAX)))]
+    movetime: Option<u64>,
+    /// Search each position this many nodes.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Search each position to this depth.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    depth: Option<u32>,
+    /// Search threads per position.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: u16,
+    /// Hash size in MB of each engine, cleared before every position.
+    #[arg(long, default_value_t = DEFAULT_HASH_MB as u32,
+          value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
+    hash: u32,
+    /// Positions searched at once, each by its own engine (and hash).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    jobs: u16,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Write the results to this file instead of standard output.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+impl EpdArgs {
+    fn limits(&self) -> Limits {
+        let mut limits = Limits::default();
+        match (self.nodes, self.depth) {
+            (Some(nodes), _) => limits.nodes = Some(nodes),
+            (_, Some(depth)) => limits.depth = Some(depth),
+            _ => {
+                let ms = self.movetime.unwrap_or(DEFAULT_MOVE_TIME_MS);
+                limits.move_time = Some(i64::try_from(ms).unwrap_or(i64::MAX));
+            }
+        }
+        limits
+    }
+
+    fn limit_text(&self) -> String {
+        match (self.nodes, self.depth) {
+            (Some(nodes), _) => format!("nodes {nodes}"),
+            (_, Some(depth)) => format!("depth {depth}"),
+            _ => format!("movetime {}", self.movetime.unwrap_or(DEFAULT_MOVE_TIME_MS)),
+        }
+    }
+}
+
+/// How results are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// A line per position and a summary per file.
+    Text,
+    /// One row per position with a header (summaries go to stderr).
+    Csv,
+    /// One JSON document with the positions and summary of every file.
+    Json,
+}
+
+/// Whether the engine solved a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// Solved; the time in ms from which the answer was right to the end.
+    Solved { after_ms: u64 },
+    /// Not solved.
+    Failed,
+    /// The record has nothing to judge by (no `bm`, `am`, `dm` or points).
+    NoTarget,
+}
+
+impl Verdict {
+    fn word(self) -> &'static str {
+        match self {
+            Verdict::Solved { .. } => "solved",
+            Verdict::Failed => "failed",
+            Verdict::NoTarget => "no-target",
+        }
+    }
+}
+
+/// What the search of one position gave.
+#[derive(Debug, Clone)]
+struct Outcome {
+    line: usize,
+    id: String,
+    expected: String,
+    played_san: String,
+    played_uci: String,
+    score: Option<ReportedScore>,
+    depth: u32,
+    nodes: u64,
+    time: Duration,
+    verdict: Verdict,
+    points: Option<(u32, u32)>,
+}
+
+/// Totals of one file (or of all files).
+#[derive(Debug, Clone, Default)]
+struct Summary {
+    positions: usize,
+    judged: usize,
+    solved: usize,
+    time: Duration,
+    solution_ms: u64,
+    points: u32,
+    max_points: u32,
+    bad_lines: usize,
+}
+
+impl Summary {
+    fn add(&mut self, outcome: &Outcome) {
+        self.positions += 1;
+        self.time += outcome.time;
+        match outcome.verdict {
+            Verdict::Solved { after_ms } => {
+                self.judged += 1;
+                self.solved += 1;
+                self.solution_ms += after_ms;
+            }
+            Verdict::Failed => self.judged += 1,
+            Verdict::NoTarget => {}
+        }
+        if let Some((points, max)) = outcome.points {
+            self.points += points;
+            self.max_points += max;
+        }
+    }
+
+    fn merge(&mut self, other: &Summary) {
+        self.positions += other.positions;
+        self.judged += other.judged;
+        self.solved += other.solved;
+        self.time += other.time;
+        self.solution_ms += other.solution_ms;
+        self.points += other.points;
+        self.max_points += other.max_points;
+        self.bad_lines += other.bad_lines;
+    }
+
+    fn percent(&self) -> f64 {
+        percent(self.solved as u64, self.judged as u64)
+    }
+
+    fn mean_time_ms(&self) -> u64 {
+        (self.time.as_millis() / (self.positions.max(1) as u128)) as u64
+    }
+
+    fn mean_solution_ms(&self) -> Option<u64> {
+        (self.solved > 0).then(|| self.solution_ms / self.solved as u64)
+    }
+
+    fn text(&self, name: &str) -> String {
+        let mut line = format!(
+            "{name}: solved {}/{} ({:.1}%), time {:.1} s total, {} ms mean",
+            self.solved,
+            self.judged,
+            self.percent(),
+            self.time.as_secs_f64(),
+            self.mean_time_ms()
+        );
+        if let Some(ms) = self.mean_solution_ms() {
+            let _ = write!(line, ", time to solution {ms} ms mean");
+        }
+        if self.max_points > 0 {
+            let _ = write!(
+                line,
+                "; points {}/{} ({:.1}%)",
+                self.points,
+                self.max_points,
+                percent(self.points.into(), self.max_points.into())
+            );
+        }
+        let unjudged = self.positions - self.judged;
+        if unjudged > 0 {
+            let _ = write!(line, "; {unjudged} without target");
+        }
+        if self.bad_lines > 0 {
+            let _ = write!(line, "; {} invalid lines skipped", self.bad_lines);
+        }
+        line
+    }
+}
+
+fn percent(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 * 100.0 / whole as f64
+    }
+}
+
+/// A file as read: its records, or why it could not be read.
+struct Suite {
+    path: PathBuf,
+    parsed: io::Result<EpdFile>,
+}
+
+/// Runs `sessa epd`.
+pub fn run(args: &EpdArgs) -> ExitCode {
+    let mut engines = Vec::with_capacity(args.jobs.into());
+    for _ in 0..args.jobs {
+        let mut engine = Engine::new();
+        if let Err(e) = engine.set_hash(args.hash as usize) {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+        engine.set_threads(args.threads.into());
+        engines.push(engine);
+    }
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.into())
+        .thread_name(|index| format!("epd-job-{index}"))
+        .build()
+    {
+        Ok(pool) => pool,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let out: Box<dyn Write> = match &args.out {
+        Some(path) => match File::create(path) {
+            Ok(file) => Box::new(BufWriter::new(file)),
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        },
+        None => Box::new(io::stdout().lock()),
+    };
+
+    let suites: Vec<Suite> = args
+        .files
+        .iter()
+        .map(|path| Suite {
+            path: path.clone(),
+            parsed: std::fs::read(path)
+                .map(|bytes| EpdFile::parse(&String::from_utf8_lossy(&bytes))),
+        })
+        .collect();
+    let mut all_read = true;
+    for suite in &suites {
+        match &suite.parsed {
+            Ok(file) => report_bad_lines(&suite.path, &file.errors),
+            Err(e) => {
+                eprintln!("error: {}: {e}", suite.path.display());
+                all_read = false;
+            }
+        }
+    }
+    let total: usize = suites
+        .iter()
+        .filter_map(|s| s.parsed.as_ref().ok())
+        .map(|f| f.records.len())
+        .sum();
+    let progress = progress_bar(total);
+    let mut report = Report::new(out, args.format, progress.clone());
+    let limits = args.limits();
+    let mut overall = Summary::default();
+    let mut written = report.begin(args);
+    for suite in &suites {
+        let name = suite.path.display().to_string();
+        let short_name = suite
+            .path
+            .file_name()
+            .map_or_else(|| name.clone(), |n| n.to_string_lossy().into_owned());
+        let file = match &suite.parsed {
+            Ok(file) => file,
+            Err(e) => {
+                keep_first_error(&mut written, || report.unreadable_file(&name, e));
+                continue;
+            }
+        };
+        keep_first_error(&mut written, || {
+            report.begin_file(&name, file.records.len())
+        });
+        let mut summary = Summary {
+            bad_lines: file.errors.len(),
+            ..Summary::default()
+        };
+        run_positions(&file.records, &mut engines, &pool, &limits, |outcome| {
+            summary.add(&outcome);
+            progress.inc(1);
+            progress.set_message(format!(
+                "{short_name}: {}/{} solved",
+                summary.solved, summary.judged
+            ));
+            keep_first_error(&mut written, || report.position(&name, &outcome));
+        });
+        keep_first_error(&mut written, || {
+            report.end_file(&name, &summary, &file.errors)
+        });
+        overall.merge(&summary);
+    }
+    keep_first_error(&mut written, || report.finish(&overall, suites.len()));
+    progress.finish_and_clear();
+    if let Err(e) = written {
+        eprintln!("error: writing the results: {e}");
+        return ExitCode::FAILURE;
+    }
+    if all_read {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Runs `write` unless an earlier write failed; keeps the first error.
+fn keep_first_error(written: &mut io::Result<()>, write: impl FnOnce() -> io::Result<()>) {
+    if written.is_ok() {
+        *written = write();
+    }
+}
+
+fn report_bad_lines(path: &Path, errors: &[EpdLineError]) {
+    for error in errors.iter().take(BAD_LINES_SHOWN) {
+        eprintln!(
+            "warning: {}:{}: {}",
+            path.display(),
+            error.line,
+            error.error
+        );
+    }
+    if errors.len() > BAD_LINES_SHOWN {
+        eprintln!(
+            "warning: {}: {} more invalid lines",
+            path.display(),
+            errors.len() - BAD_LINES_SHOWN
+        );
+    }
+}
+
+/// A bar on stderr when it is a terminal; a hidden one otherwise.
+fn progress_bar(total: usize) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let style =
+        ProgressStyle::with_template("{bar:20} {pos}/{len} {elapsed_precise} eta {eta}  {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
+    ProgressBar::new(total as u64).with_style(style)
+}
+
+/// Searches `records` with one engine per job and hands the outcomes to
+/// `on_outcome` in file order as soon as all earlier ones are done.
+fn run_positions(
+    records: &[EpdRecord],
+    engines: &mut [Engine],
+    pool: &rayon::ThreadPool,
+    limits: &Limits,
+    mut on_outcome: impl FnMut(Outcome),
+) {
+    let next = AtomicUsize::new(0);
+    let (done, outcomes) = unbounded();
+    std::thread::scope(|scope| {
+        let next = &next;
+        scope.spawn(move || {
+            pool.scope(|jobs| {
+                for engine in engines.iter_mut() {
+                    let done = done.clone();
+                    jobs.spawn(move |_| {
+                        loop {
+                            let index = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(record) = records.get(index) else {
+                                break;
+                            };
+                            let outcome = search_position(engine, record, limits);
+                            if done.send((index, outcome)).is_err() {
+                                break;
+                            }
+                        }
+                    });
+                }
+            });
+        });
+        let mut waiting = BTreeMap::new();
+        let mut next_to_report = 0;
+        for (index, outcome) in outcomes.iter() {
+            waiting.insert(index, outcome);
+            while let Some(outcome) = waiting.remove(&next_to_report) {
+                on_outcome(outcome);
+                next_to_report += 1;
+            }
+        }
+    });
+}
+
+/// Searches one position and judges the answer.
+fn search_position(engine: &mut Engine, record: &EpdRecord, limits: &Limits) -> Outcome {
+    let board = &record.board;
+    engine.new_game();
+    engine.set_position(board.clone());
+    let (events, reports) = unbounded();
+    let started = Instant::now();
+    engine.go(limits, events);
+    let mut last_info = None;
+    // Time of the first report of the current run of right answers.
+    let mut right_since = None;
+    let mut best = None;
+    for event in reports.iter() {
+        match event {
+            SearchEvent::Info(info) => {
+                let pv_move = info
+                    .pv
+                    .first()
+                    .and_then(|text| board.parse_uci_move(text).ok());
+                if record.is_solved(pv_move, Some(info.score)) {
+                    right_since.get_or_insert(info.time_ms);
+                } else {
+                    right_since = None;
+                }
+                last_info = Some(info);
+            }
+            SearchEvent::BestMove {
+                best: move_text, ..
+            } => {
+                best = move_text;
+                break;
+            }
+            SearchEvent::CurrentMove { .. } => {}
+        }
+    }
+    let time = started.elapsed();
+    engine.wait();
+
+    let played = best
+        .as_deref()
+        .and_then(|text| board.parse_uci_move(text).ok());
+    let score = last_info.as_ref().map(|info| info.score);
+    let verdict = if !record.has_target() {
+        Verdict::NoTarget
+    } else if record.is_solved(played, score) {
+        Verdict::Solved {
+            after_ms: right_since.unwrap_or(time.as_millis() as u64),
+        }
+    } else {
+        Verdict::Failed
+    };
+    Outcome {
+        line: record.line,
+        id: record
+            .id
+            .clone()
+            .unwrap_or_else(|| format!("line {}", record.line)),
+        expected: describe_target(record),
+        played_san: played.map_or_else(|| "(none)".to_string(), |m| san(record, m)),
+        played_uci: best.unwrap_or_else(|| "(none)".to_string()),
+        score,
+        depth: last_info.as_ref().map_or(0, |info| info.depth),
+        nodes: last_info.as_ref().map_or(0, |info| info.nodes),
+        time,
+        verdict,
+        points: record
+            .max_points()
+            .map(|max| (played.map_or(0, |m| record.points_for(m)), max)),
+    }
+}
+
+fn san(record: &EpdRecord, m: Move) -> String {
+    SanPlus::from_move(record.board.position().clone(), m).to_string()
+}
+
+/// The target in EPD terms: `bm Qg6 Rf3; am Rd6; dm 3`.
+fn describe_target(record: &EpdRecord) -> String {
+    let moves = |moves: &[Move]| {
+        moves
+            .iter()
+            .map(|&m| san(record, m))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut parts = Vec::new();
+    if !record.best_moves.is_empty() {
+        parts.push(format!("bm {}", moves(&record.best_moves)));
+    }
+    if !record.avoid_moves.is_empty() {
+        parts.push(format!("am {}", moves(&record.avoid_moves)));
+    }
+    if let Some(mate) = record.mate {
+        parts.push(format!("dm {mate}"));
+    }
+    if parts.is_empty() && record.max_points().is_some() {
+        parts.push("c0 points".to_string());
+    }
+    if parts.is_empty() {
+        "-".to_string()
+    } else {
+        parts.join("; ")
+    }
+}
+
+fn score_text(score: Option<ReportedScore>) -> String {
+    match score {
+        Some(ReportedScore::Centipawns(cp)) => format!("{:+.2}", f64::from(cp) / 100.0),
+        Some(ReportedScore::Mate(moves)) => format!("#{moves}"),
+        None => "-".to_string(),
+    }
+}
+
+fn score_uci(score: Option<ReportedScore>) -> String {
+    match score {
+        Some(ReportedScore::Centipawns(cp)) => format!("cp {cp}"),
+        Some(ReportedScore::Mate(moves)) => format!("mate {moves}"),
+        None => String::new(),
+    }
+}
+
+/// Writes results in the chosen format as they come.
+struct Report {
+    out: Box<dyn Write>,
+    format: Format,
+    progress: ProgressBar,
+    files_written: usize,
+    positions_in_file: usize,
+}
+
+impl Report {
+    fn new(out: Box<dyn Write>, format: Format, progress: ProgressBar) -> Report {
+        Report {
+            out,
+            format,
+            progress,
+            files_written: 0,
+            positions_in_file: 0,
+        }
+    }
+
+    /// Writes `text` without tearing the progress bar.
+    fn write(&mut self, text: &str) -> io::Result<()> {
+        let out = &mut self.out;
+        self.progress.suspend(|| {
+            out.write_all(text.as_bytes())?;
+            out.flush()
+        })
+    }
+
+    fn begin(&mut self, args: &EpdArgs) -> io::Result<()> {
+        match self.format {
+            Format::Text => self.write(&format!(
+                "sessa epd: {}, {} thread(s), {} MB hash, {} job(s)\n",
+                args.limit_text(),
+                args.threads,
+                args.hash,
+                args.jobs
+            )),
+            Format::Csv => self.write(
+                "file,line,id,result,move,uci,expected,score,depth,nodes,time_ms,solution_ms,points,max_points\n",
+            ),
+            Format::Json => self.write(&format!(
+                "{{\"settings\":{{\"limit\":{},\"threads\":{},\"hash_mb\":{},\"jobs\":{}}},\"files\":[",
+                json_string(&args.limit_text()),
+                args.threads,
+                args.hash,
+                args.jobs
+            )),
+        }
+    }
+
+    fn file_separator(&mut self) -> &'static str {
+        self.files_written += 1;
+        if self.files_written > 1 { "," } else { "" }
+    }
+
+    fn unreadable_file(&mut self, name: &str, error: &io::Error) -> io::Result<()> {
+        match self.format {
+            Format::Text | Format::Csv => Ok(()),
+            Format::Json => {
+                let separator = self.file_separator();
+                self.write(&format!(
+                    "{separator}\n{{\"file\":{},\"error\":{}}}",
+                    json_string(name),
+                    json_string(&error.to_string())
+                ))
+            }
+        }
+    }
+
+    fn begin_file(&mut self, name: &str, positions: usize) -> io::Result<()> {
+        self.positions_in_file = 0;
+        match self.format {
+            Format::Text => {
+                let header = text_row([
+                    "line",
+                    "result",
+                    "move",
+                    "score",
+                    "depth",
+                    "nodes",
+                    "time",
+                    "solved at",
+                    "points",
+                    "target; id",
+                ]);
+                self.write(&format!("\n{name}: {positions} positions\n{header}"))
+            }
+            Format::Csv => Ok(()),
+            Format::Json => {
+                let separator = self.file_separator();
+                self.write(&format!(
+                    "{separator}\n{{\"file\":{},\"positions\":[",
+                    json_string(name)
+                ))
+            }
+        }
+    }
+
+    fn position(&mut self, name: &str, o: &Outcome) -> io::Result<()> {
+        self.positions_in_file += 1;
+        let solution_ms = match o.verdict {
+            Verdict::Solved { after_ms } => Some(after_ms),
+            _ => None,
+        };
+        let time_ms = o.time.as_millis();
+        match self.format {
+            Format::Text => {
+                let points = o
+                    .points
+                    .map_or_else(|| "-".to_string(), |(p, max)| format!("{p}/{max}"));
+                let solved_at =
+                    solution_ms.map_or_else(|| "-".to_string(), |ms| format!("{ms} ms"));
+                let line = text_row([
+                    &o.line.to_string(),
+                    o.verdict.word(),
+                    &o.played_san,
+                    &score_text(o.score),
+                    &o.depth.to_string(),
+                    &o.nodes.to_string(),
+                    &format!("{time_ms} ms"),
+                    &solved_at,
+                    &points,
+                    &format!("{}; {}", o.expected, o.id),
+                ]);
+                self.write(&line)
+            }
+            Format::Csv => {
+                let fields = [
+                    csv_field(name),
+                    o.line.to_string(),
+                    csv_field(&o.id),
+                    o.verdict.word().to_string(),
+                    csv_field(&o.played_san),
+                    csv_field(&o.played_uci),
+                    csv_field(&o.expected),
+                    score_uci(o.score),
+                    o.depth.to_string(),
+                    o.nodes.to_string(),
+                    time_ms.to_string(),
+                    solution_ms.map_or_else(String::new, |ms| ms.to_string()),
+                    o.points.map_or_else(String::new, |(p, _)| p.to_string()),
+                    o.points.map_or_else(String::new, |(_, m)| m.to_string()),
+                ];
+                self.write(&(fields.join(",") + "\n"))
+            }
+            Format::Json => {
+                let separator = if self.positions_in_file > 1 { "," } else { "" };
+                let score = match o.score {
+                    Some(ReportedScore::Centipawns(cp)) => format!("{{\"cp\":{cp}}}"),
+                    Some(ReportedScore::Mate(moves)) => format!("{{\"mate\":{moves}}}"),
+                    None => "null".to_string(),
+                };
+                self.write(&format!(
+                    "{separator}\n{{\"line\":{},\"id\":{},\"result\":\"{}\",\"move\":{},\"uci\":{},\"expected\":{},\"score\":{score},\"depth\":{},\"nodes\":{},\"time_ms\":{time_ms},\"solution_ms\":{},\"points\":{},\"max_points\":{}}}",
+                    o.line,
+                    json_string(&o.id),
+                    o.verdict.word(),
+                    json_string(&o.played_san),
+                    json_string(&o.played_uci),
+                    json_string(&o.expected),
+                    o.depth,
+                    o.nodes,
+                    json_number(solution_ms),
+                    json_number(o.points.map(|(p, _)| p)),
+                    json_number(o.points.map(|(_, m)| m)),
+                ))
+            }
+        }
+    }
+
+    fn end_file(
+        &mut self,
+        name: &str,
+        summary: &Summary,
+        errors: &[EpdLineError],
+    ) -> io::Result<()> {
+        match self.format {
+            Format::Text => self.write(&format!("{}\n", summary.text(name))),
+            Format::Csv => {
+                self.progress
+                    .suspend(|| eprintln!("{}", summary.text(name)));
+                Ok(())
+            }
+            Format::Json => {
+                let bad_lines: Vec<String> = errors
+                    .iter()
+                    .map(|e| {
+                        format!(
+                            "{{\"line\":{},\"error\":{}}}",
+                            e.line,
+                            json_string(&e.error.to_string())
+                        )
+                    })
+                    .collect();
+                self.write(&format!(
+                    "],\n\"bad_lines\":[{}],\n\"summary\":{}}}",
+                    bad_lines.join(","),
+                    summary_json(summary)
+                ))
+            }
+        }
+    }
+
+    fn finish(&mut self, overall: &Summary, files: usize) -> io::Result<()> {
+        match self.format {
+            Format::Text if files > 1 => self.write(&format!("\n{}\n", overall.text("all files"))),
+            Format::Text => Ok(()),
+            Format::Csv => {
+                if files > 1 {
+                    self.progress
+                        .suspend(|| eprintln!("{}", overall.text("all files")));
+                }
+                Ok(())
+            }
+            Format::Json => self.write(&format!("],\n\"summary\":{}}}\n", summary_json(overall))),
+        }
+    }
+}
+
+/// A line of the text table; the last column is left-aligned and unpadded.
+fn text_row(columns: [&str; 10]) -> String {
+    let [
+        line,
+        result,
+        played,
+        score,
+        depth,
+        nodes,
+        time,
+        solved_at,
+        points,
+        target,
+    ] = columns;
+    format!(
+        "{line:>5} {result:<9} {played:<8} {score:>7} {depth:>5} {nodes:>11} {time:>9} {solved_at:>9} {points:>6}  {target}\n"
+    )
+}
+
+fn summary_json(s: &Summary) -> String {
+    let points = |value: u32| {
+        if s.max_points > 0 {
+            value.to_string()
+        } else {
+            "null".to_string()
+        }
+    };
+    format!(
+        "{{\"positions\":{},\"judged\":{},\"solved\":{},\"percent\":{:.1},\"total_time_ms\":{},\"mean_time_ms\":{},\"mean_solution_ms\":{},\"points\":{},\"max_points\":{},\"bad_lines\":{}}}",
+        s.positions,
+        s.judged,
+        s.solved,
+        s.percent(),
+        s.time.as_millis(),
+        s.mean_time_ms(),
+        json_number(s.mean_solution_ms()),
+        points(s.points),
+        points(s.max_points),
+        s.bad_lines
+    )
+}
+
+fn json_number<T: ToString>(value: Option<T>) -> String {
+    value.map_or_else(|| "null".to_string(), |v| v.to_string())
+}
+
+/// A JSON string literal.
+fn json_string(text: &str) -> String {
+    let mut quoted = String::with_capacity(text.len() + 2);
+    quoted.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => quoted.push_str("\\\""),
+            '\\' => quoted.push_str("\\\\"),
+            '\n' => quoted.push_str("\\n"),
+            '\r' => quoted.push_str("\\r"),
+            '\t' => quoted.push_str("\\t"),
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(quoted, "\\u{:04x}", u32::from(c));
+            }
+            c => quoted.push(c),
+        }
+    }
+    quoted.push('"');
+    quoted
+}
+
+/// A CSV field, quoted when it holds a comma, quote or line break.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_strings_are_escaped() {
+        assert_eq!(json_string("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\u0001\"");
+    }
+
+    #[test]
+    fn csv_fields_are_quoted_when_needed() {
+        assert_eq!(csv_field("Qg6"), "Qg6");
+        assert_eq!(csv_field("bm Qg6; am a3, b3"), "\"bm Qg6; am a3, b3\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+}
