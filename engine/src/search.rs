@@ -412,7 +412,7 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 break;
             }
-            if self.iteration_ends_search(depth, score, root_moves.len()) {
+            if self.iteration_ends_search(score, root_moves.len()) {
                 break;
             }
         }
@@ -434,7 +434,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Whether the search should end after a finished iteration.
-    fn iteration_ends_search(&self, depth: u32, score: Score, root_moves: usize) -> bool {
+    fn iteration_ends_search(&self, score: Score, root_moves: usize) -> bool {
         if let Some(mate) = self.params.mate
             && score >= MATE - (2 * mate as Score - 1)
         {
@@ -442,10 +442,6 @@ impl<'a> Worker<'a> {
         }
         if root_moves == 1 && self.params.answer_forced_move_at_once {
             return true;
-        }
-        // A mate found at full width cannot be improved by more depth than twice its length.
-        if score.abs() >= MATE_BOUND && depth as Score > 2 * (MATE - score.abs()) + 4 {
-            return self.params.budget.soft.is_some();
         }
         match (self.params.budget.soft, self.clock_elapsed()) {
             (Some(soft), Some(elapsed)) => elapsed >= soft,

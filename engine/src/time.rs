@@ -114,7 +114,11 @@ const PANIC_SPEND: Duration = Duration::from_millis(2);
 /// short clock the share is halved: a busy machine can delay the engine by
 /// tens of milliseconds past its deadline, and that must not flag the clock.
 fn spread(usable: Duration, moves: u32, increment: Duration, at_most: f64) -> TimeBudget {
-    let at_most = if usable < SHORT_CLOCK { at_most / 2.0 } else { at_most };
+    let at_most = if usable < SHORT_CLOCK {
+        at_most / 2.0
+    } else {
+        at_most
+    };
     let soft = (usable / (moves + 1) + increment * 3 / 4).min(usable.mul_f64(at_most / 2.0));
     let hard = (soft * 4).min(usable.mul_f64(at_most));
     TimeBudget {
