@@ -796,13 +796,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_for(best_score, original_alpha, beta);
         self.tt.store(
             key,
             ply,
@@ -931,13 +925,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_for(best_score, original_alpha, beta);
         let eval = if in_check { 0 } else { stand_pat };
         self.tt.store(
             key,
@@ -949,6 +937,17 @@ impl<'a> Worker<'a> {
             bound,
         );
         best_score
+    }
+}
+
+/// What a fail-soft result says about the node searched in (`alpha`, `beta`).
+fn bound_for(best_score: Score, alpha: Score, beta: Score) -> Bound {
+    if best_score >= beta {
+        Bound::Lower
+    } else if best_score > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
     }
 }
 
