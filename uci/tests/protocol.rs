@@ -3,18 +3,12 @@
 
 mod common;
 
-use common::{Engine, PROMPT, field, position};
+use common::{Engine, PROMPT, assert_legal, field, position};
 use shakmaty::Position;
 use shakmaty::uci::UciMove;
 use std::time::{Duration, Instant};
 
 const LONG: Duration = Duration::from_secs(20);
-
-fn assert_legal(fen: &str, text: &str) {
-    let pos = position(fen);
-    let m: UciMove = text.parse().unwrap_or_else(|_| panic!("bad move {text}"));
-    assert!(m.to_move(&pos).is_ok(), "{text} is illegal in {fen}");
-}
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 

@@ -4,14 +4,12 @@
 mod common;
 
 use common::{Engine, PROMPT, position};
-use shakmaty::uci::UciMove;
 use std::time::{Duration, Instant};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 fn assert_legal(text: &str) {
-    let m: UciMove = text.parse().unwrap_or_else(|_| panic!("bad move {text}"));
-    assert!(m.to_move(&position(START)).is_ok(), "illegal {text}");
+    common::assert_legal(START, text);
 }
 
 #[test]

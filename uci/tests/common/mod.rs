@@ -193,3 +193,12 @@ pub fn last_score_line(lines: &[String]) -> String {
         .cloned()
         .expect("an info line with a score")
 }
+
+/// Asserts that `text` is a legal UCI move in `fen`.
+pub fn assert_legal(fen: &str, text: &str) {
+    let m: UciMove = text.parse().unwrap_or_else(|_| panic!("bad move {text}"));
+    assert!(
+        m.to_move(&position(fen)).is_ok(),
+        "{text} is illegal in {fen}"
+    );
+}
