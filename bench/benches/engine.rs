@@ -4,7 +4,7 @@
 
 use bench::bench_boards;
 use criterion::{Criterion, criterion_group, criterion_main};
-use sessa_engine::eval::evaluate;
+use sessa_engine::eval::{NoTrace, PawnTable, evaluate, evaluate_traced};
 use sessa_engine::search::{SearchParams, SharedState, Worker};
 use sessa_engine::tt::TranspositionTable;
 use std::hint::black_box;
@@ -40,11 +40,20 @@ fn make_unmake(c: &mut Criterion) {
 
 fn evaluation(c: &mut Criterion) {
     let boards = bench_boards();
+    let mut pawns = PawnTable::default();
     c.bench_function("evaluate", |b| {
         b.iter(|| {
             boards
                 .iter()
-                .map(|board| evaluate(black_box(board.position())))
+                .map(|board| evaluate(black_box(board.position()), &mut pawns))
+                .sum::<i32>()
+        })
+    });
+    c.bench_function("evaluate_without_pawn_table", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .map(|board| evaluate_traced(black_box(board.position()), None, &mut NoTrace).white)
                 .sum::<i32>()
         })
     });

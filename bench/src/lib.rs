@@ -1,5 +1,5 @@
-//! Shared fixtures for Sessa's criterion benchmarks and, later, its strength
-//! and tuning tools.
+//! Shared fixtures for Sessa's criterion benchmarks, and the Texel tuner of
+//! its evaluation (`tune`, driven by the `tune` binary).
 
 use sessa_engine::Board;
 use sessa_engine::bench::BENCH_POSITIONS;
@@ -12,3 +12,5 @@ pub fn bench_boards() -> Vec<Board> {
         .map(|fen| Board::from_fen(fen, CastlingMode::Standard).expect("bench FENs are valid"))
         .collect()
 }
+
+pub mod tune;

@@ -8,7 +8,7 @@
 
 use crate::board::Board;
 use crate::draw::is_search_draw;
-use crate::eval::evaluate;
+use crate::eval::{PawnTable, evaluate};
 use crate::movepick::{History, Killers, MovePicker, is_tactical};
 use crate::params::*;
 use crate::see::see_ge;
@@ -258,6 +258,8 @@ pub struct Worker<'a> {
     evals: [Option<Score>; MAX_PLY + 2],
     /// Whether the move made at each ply of the current line was a null move.
     null_at: [bool; MAX_PLY + 2],
+    /// Pawn structures this thread has evaluated.
+    pawns: PawnTable,
 }
 
 /// A root move with what the last iteration learnt about it.
@@ -293,7 +295,15 @@ impl<'a> Worker<'a> {
             pv_len: [0; MAX_PLY + 1],
             evals: [None; MAX_PLY + 2],
             null_at: [false; MAX_PLY + 2],
+            pawns: PawnTable::default(),
         }
+    }
+
+    /// The quiescence score of the worker's position, side to move's point of
+    /// view: what the position is worth once captures have settled. Tuning
+    /// data keeps only positions whose static evaluation already equals it.
+    pub fn quiescence_score(&mut self) -> Score {
+        self.quiescence(-INFINITY, INFINITY, 0, true)
     }
 
     /// Nodes this worker searched.
@@ -587,7 +597,7 @@ impl<'a> Worker<'a> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return evaluate(self.board.position());
+            return evaluate(self.board.position(), &mut self.pawns);
         }
         // Mate distance pruning: no line from here beats a shorter mate.
         alpha = alpha.max(-MATE + ply as Score);
@@ -612,7 +622,10 @@ impl<'a> Worker<'a> {
         let static_eval = if in_check {
             None
         } else {
-            Some(entry.map_or_else(|| evaluate(self.board.position()), |e| e.eval))
+            Some(entry.map_or_else(
+                || evaluate(self.board.position(), &mut self.pawns),
+                |e| e.eval,
+            ))
         };
         let eval = match (static_eval, entry) {
             (Some(eval), Some(e)) if e.score.abs() < MATE_BOUND => match e.bound {
@@ -853,7 +866,7 @@ impl<'a> Worker<'a> {
             return if in_check {
                 0
             } else {
-                evaluate(self.board.position())
+                evaluate(self.board.position(), &mut self.pawns)
             };
         }
         let key = self.board.key();
@@ -882,7 +895,10 @@ impl<'a> Worker<'a> {
                 self.board.turn(),
             )
         } else {
-            stand_pat = entry.map_or_else(|| evaluate(self.board.position()), |e| e.eval);
+            stand_pat = entry.map_or_else(
+                || evaluate(self.board.position(), &mut self.pawns),
+                |e| e.eval,
+            );
             if stand_pat >= beta {
                 return stand_pat;
             }

@@ -9,7 +9,7 @@
 use crate::options::{EngineOption, OPTIONS, OptionError};
 use crossbeam::channel::{Receiver, Sender, select, unbounded};
 use sessa_engine::draw::game_state;
-use sessa_engine::eval::breakdown;
+use sessa_engine::eval::{MAX_PHASE, NORMAL_SCALE, breakdown};
 use sessa_engine::perft::divide;
 use sessa_engine::search::{Limits, ReportedScore, SearchEvent, SearchInfo};
 use sessa_engine::tt::Bound;
@@ -283,11 +283,33 @@ impl Session {
     fn eval(&self) {
         let b = breakdown(self.engine.board().position());
         send(&format!(
-            "info string eval material+psqt mg {} eg {} phase {}/24 blended {} (white view)",
-            b.mg, b.eg, b.phase, b.blended
+            "info string {:>13} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
+            "term", "white", "", "black", "", "total", ""
         ));
         send(&format!(
-            "info string eval side to move {} cp (tempo included)",
+            "info string {:>13} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
+            "", "mg", "eg", "mg", "eg", "mg", "eg"
+        ));
+        for g in &b.groups {
+            let total = g.white - g.black;
+            send(&format!(
+                "info string {:>13} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
+                g.group.name(),
+                g.white.mg(),
+                g.white.eg(),
+                g.black.mg(),
+                g.black.eg(),
+                total.mg(),
+                total.eg()
+            ));
+        }
+        let t = b.total;
+        send(&format!(
+            "info string eval total mg {} eg {} phase {}/{MAX_PHASE} endgame scale {}/{NORMAL_SCALE} blended {} cp (White's view)",
+            t.mg, t.eg, t.phase, t.scale, t.white
+        ));
+        send(&format!(
+            "info string eval side to move {} cp",
             b.side_to_move
         ));
     }

@@ -1,262 +1,519 @@
-//! Static evaluation: tapered material and piece-square tables.
+//! Static evaluation: a hand-crafted, tapered evaluation over shakmaty's
+//! bitboards.
 //!
-//! The material values and tables are the published PeSTO parameters by
-//! Ronald Friederich (Rofchade), listed on the Chess Programming Wiki page
-//! "PeSTO's Evaluation Function". Tables are written from White's side with
-//! rank 8 first, as published. The game phase runs from 24 (all pieces) to 0
-//! (pawns and kings only) and blends the middlegame and endgame scores.
+//! Every term is a feature count times a weight (`terms` lays the weights
+//! out, `weights` holds their values). The middlegame and endgame sums are
+//! blended by the game phase, and the endgame half is scaled down in drawish
+//! material. The same code records the feature counts when traced, which is
+//! how the `eval` command breaks a score down and how the tuner sees a
+//! position: the evaluation and the tuner cannot disagree.
+//!
+//! The starting weights of the material and piece-square tables are the
+//! published PeSTO parameters by Ronald Friederich (Chess Programming Wiki,
+//! "PeSTO's Evaluation Function"); the tuner refines all of them together.
 
-use shakmaty::{Chess, Color, Position, Role, Square};
+pub mod pawns;
+mod score;
+pub mod terms;
+pub mod weights;
+
+pub use pawns::PawnTable;
+pub use score::S;
+pub use terms::Group;
+
+use pawns::{FRONT_SPAN, PASSED_SPAN, colour_index, pawn_attacks, relative_rank, stop_square};
+use shakmaty::{Bitboard, Chess, Color, Position, Role, Square, attacks};
+use terms::*;
+use weights::WEIGHTS;
 
 /// A score in centipawns from the side to move's point of view.
 pub type Score = i32;
 
-/// Bonus for having the move.
-pub const TEMPO: Score = 10;
-
-/// Middlegame material values, pawn to king (PeSTO).
-const MG_VALUE: [Score; 6] = [82, 337, 365, 477, 1025, 0];
-/// Endgame material values, pawn to king (PeSTO).
-const EG_VALUE: [Score; 6] = [94, 281, 297, 512, 936, 0];
 /// Phase weight of each piece type, pawn to king.
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 /// Phase of the full set of pieces.
 pub const MAX_PHASE: i32 = 24;
+/// Endgame scale of a normal position; smaller values pull the endgame score toward a draw.
+pub const NORMAL_SCALE: i32 = 64;
 
-#[rustfmt::skip]
-const MG_PAWN: [Score; 64] = [
-      0,   0,   0,   0,   0,   0,  0,   0,
-     98, 134,  61,  95,  68, 126, 34, -11,
-     -6,   7,  26,  31,  65,  56, 25, -20,
-    -14,  13,   6,  21,  23,  12, 17, -23,
-    -27,  -2,  -5,  12,  17,   6, 10, -25,
-    -26,  -4,  -4, -10,   3,   3, 33, -12,
-    -35,  -1, -20, -23, -15,  24, 38, -22,
-      0,   0,   0,   0,   0,   0,  0,   0,
-];
-#[rustfmt::skip]
-const EG_PAWN: [Score; 64] = [
-      0,   0,   0,   0,   0,   0,   0,   0,
-    178, 173, 158, 134, 147, 132, 165, 187,
-     94, 100,  85,  67,  56,  53,  82,  84,
-     32,  24,  13,   5,  -2,   4,  17,  17,
-     13,   9,  -3,  -7,  -7,  -8,   3,  -1,
-      4,   7,  -6,   1,   0,  -5,  -1,  -8,
-     13,   8,   8,  10,  13,   0,   2,  -7,
-      0,   0,   0,   0,   0,   0,   0,   0,
-];
-#[rustfmt::skip]
-const MG_KNIGHT: [Score; 64] = [
-    -167, -89, -34, -49,  61, -97, -15, -107,
-     -73, -41,  72,  36,  23,  62,   7,  -17,
-     -47,  60,  37,  65,  84, 129,  73,   44,
-      -9,  17,  19,  53,  37,  69,  18,   22,
-     -13,   4,  16,  13,  28,  19,  21,   -8,
-     -23,  -9,  12,  10,  19,  17,  25,  -16,
-     -29, -53, -12,  -3,  -1,  18, -14,  -19,
-    -105, -21, -58, -33, -17, -28, -19,  -23,
-];
-#[rustfmt::skip]
-const EG_KNIGHT: [Score; 64] = [
-    -58, -38, -13, -28, -31, -27, -63, -99,
-    -25,  -8, -25,  -2,  -9, -25, -24, -52,
-    -24, -20,  10,   9,  -1,  -9, -19, -41,
-    -17,   3,  22,  22,  22,  11,   8, -18,
-    -18,  -6,  16,  25,  16,  17,   4, -18,
-    -23,  -3,  -1,  15,  10,  -3, -20, -22,
-    -42, -20, -10,  -5,  -2, -20, -23, -44,
-    -29, -51, -23, -15, -22, -18, -50, -64,
-];
-#[rustfmt::skip]
-const MG_BISHOP: [Score; 64] = [
-    -29,   4, -82, -37, -25, -42,   7,  -8,
-    -26,  16, -18, -13,  30,  59,  18, -47,
-    -16,  37,  43,  40,  35,  50,  37,  -2,
-     -4,   5,  19,  50,  37,  37,   7,  -2,
-     -6,  13,  13,  26,  34,  12,  10,   4,
-      0,  15,  15,  15,  14,  27,  18,  10,
-      4,  15,  16,   0,   7,  21,  33,   1,
-    -33,  -3, -14, -21, -13, -12, -39, -21,
-];
-#[rustfmt::skip]
-const EG_BISHOP: [Score; 64] = [
-    -14, -21, -11,  -8, -7,  -9, -17, -24,
-     -8,  -4,   7, -12, -3, -13,  -4, -14,
-      2,  -8,   0,  -1, -2,   6,   0,   4,
-     -3,   9,  12,   9, 14,  10,   3,   2,
-     -6,   3,  13,  19,  7,  10,  -3,  -9,
-    -12,  -3,   8,  10, 13,   3,  -7, -15,
-    -14, -18,  -7,  -1,  4,  -9, -15, -27,
-    -23,  -9, -23,  -5, -9, -16,  -5, -17,
-];
-#[rustfmt::skip]
-const MG_ROOK: [Score; 64] = [
-     32,  42,  32,  51, 63,  9,  31,  43,
-     27,  32,  58,  62, 80, 67,  26,  44,
-     -5,  19,  26,  36, 17, 45,  61,  16,
-    -24, -11,   7,  26, 24, 35,  -8, -20,
-    -36, -26, -12,  -1,  9, -7,   6, -23,
-    -45, -25, -16, -17,  3,  0,  -5, -33,
-    -44, -16, -20,  -9, -1, 11,  -6, -71,
-    -19, -13,   1,  17, 16,  7, -37, -26,
-];
-#[rustfmt::skip]
-const EG_ROOK: [Score; 64] = [
-    13, 10, 18, 15, 12,  12,   8,   5,
-    11, 13, 13, 11, -3,   3,   8,   3,
-     7,  7,  7,  5,  4,  -3,  -5,  -3,
-     4,  3, 13,  1,  2,   1,  -1,   2,
-     3,  5,  8,  4, -5,  -6,  -8, -11,
-    -4,  0, -5, -1, -7, -12,  -8, -16,
-    -6, -6,  0,  2, -9,  -9, -11,  -3,
-    -9,  2,  3, -1, -5, -13,   4, -20,
-];
-#[rustfmt::skip]
-const MG_QUEEN: [Score; 64] = [
-    -28,   0,  29,  12,  59,  44,  43,  45,
-    -24, -39,  -5,   1, -16,  57,  28,  54,
-    -13, -17,   7,   8,  29,  56,  47,  57,
-    -27, -27, -16, -16,  -1,  17,  -2,   1,
-     -9, -26,  -9, -10,  -2,  -4,   3,  -3,
-    -14,   2, -11,  -2,  -5,   2,  14,   5,
-    -35,  -8,  11,   2,   8,  15,  -3,   1,
-     -1, -18,  -9,  10, -15, -25, -31, -50,
-];
-#[rustfmt::skip]
-const EG_QUEEN: [Score; 64] = [
-     -9,  22,  22,  27,  27,  19,  10,  20,
-    -17,  20,  32,  41,  58,  25,  30,   0,
-    -20,   6,   9,  49,  47,  35,  19,   9,
-      3,  22,  24,  45,  57,  40,  57,  36,
-    -18,  28,  19,  47,  31,  34,  39,  23,
-    -16, -27,  15,   6,   9,  17,  10,   5,
-    -22, -23, -30, -16, -16, -23, -36, -32,
-    -33, -28, -22, -43,  -5, -32, -20, -41,
-];
-#[rustfmt::skip]
-const MG_KING: [Score; 64] = [
-    -65,  23,  16, -15, -56, -34,   2,  13,
-     29,  -1, -20,  -7,  -8,  -4, -38, -29,
-     -9,  24,   2, -16, -20,   6,  22, -22,
-    -17, -20, -12, -27, -30, -25, -14, -36,
-    -49,  -1, -27, -39, -46, -44, -33, -51,
-    -14, -14, -22, -46, -44, -30, -15, -27,
-      1,   7,  -8, -64, -43, -16,   9,   8,
-    -15,  36,  12, -54,   8, -28,  24,  14,
-];
-#[rustfmt::skip]
-const EG_KING: [Score; 64] = [
-    -74, -35, -18, -18, -11,  15,   4, -17,
-    -12,  17,  14,  17,  17,  38,  23,  11,
-     10,  17,  23,  15,  20,  45,  44,  13,
-     -8,  22,  24,  27,  26,  33,  26,   3,
-    -18,  -4,  21,  24,  27,  23,   9, -11,
-    -19,  -3,  11,  21,  23,  16,   7,  -9,
-    -27, -11,   4,  13,  14,   4,  -5, -17,
-    -53, -34, -21, -11, -28, -14, -24, -43,
-];
-
-const MG_TABLES: [&[Score; 64]; 6] = [
-    &MG_PAWN, &MG_KNIGHT, &MG_BISHOP, &MG_ROOK, &MG_QUEEN, &MG_KING,
-];
-const EG_TABLES: [&[Score; 64]; 6] = [
-    &EG_PAWN, &EG_KNIGHT, &EG_BISHOP, &EG_ROOK, &EG_QUEEN, &EG_KING,
-];
-
-/// Material plus square bonus of every (colour, role, square), middlegame and
-/// endgame, built at compile time. Index: `[colour][role - 1][square]`.
-struct PieceSquare {
-    mg: [[[Score; 64]; 6]; 2],
-    eg: [[[Score; 64]; 6]; 2],
+/// Receives every feature the evaluation counts. The search uses `NoTrace`,
+/// which compiles to nothing.
+pub trait Trace {
+    /// Whether the evaluation must report features (and skip its caches).
+    const ENABLED: bool;
+    /// `count` more of `feature` for `colour`.
+    fn record(&mut self, colour: Color, feature: usize, count: i32);
 }
 
-const PIECE_SQUARE: PieceSquare = build_piece_square();
+/// The trace of a plain evaluation: records nothing.
+pub struct NoTrace;
 
-const fn build_piece_square() -> PieceSquare {
-    let mut table = PieceSquare {
-        mg: [[[0; 64]; 6]; 2],
-        eg: [[[0; 64]; 6]; 2],
-    };
-    let mut role = 0;
-    while role < 6 {
-        let mut sq = 0;
-        while sq < 64 {
-            // Published tables list rank 8 first: White's square `sq` (a1 = 0)
-            // is entry `sq ^ 56`, Black's is the vertical mirror, entry `sq`.
-            table.mg[Color::White as usize][role][sq] = MG_VALUE[role] + MG_TABLES[role][sq ^ 56];
-            table.eg[Color::White as usize][role][sq] = EG_VALUE[role] + EG_TABLES[role][sq ^ 56];
-            table.mg[Color::Black as usize][role][sq] = MG_VALUE[role] + MG_TABLES[role][sq];
-            table.eg[Color::Black as usize][role][sq] = EG_VALUE[role] + EG_TABLES[role][sq];
-            sq += 1;
+impl Trace for NoTrace {
+    const ENABLED: bool = false;
+    #[inline(always)]
+    fn record(&mut self, _: Color, _: usize, _: i32) {}
+}
+
+/// Sums weighted features, White minus Black, and passes them to the trace.
+pub struct Accumulator<'t, T: Trace> {
+    /// The sum so far, White minus Black.
+    pub score: S,
+    trace: &'t mut T,
+}
+
+impl<T: Trace> Accumulator<'_, T> {
+    /// Adds `count` times the weight of `feature` for `colour`.
+    #[inline(always)]
+    pub fn add(&mut self, colour: Color, feature: usize, count: i32) {
+        let value = WEIGHTS[feature] * count;
+        match colour {
+            Color::White => self.score += value,
+            Color::Black => self.score -= value,
         }
-        role += 1;
+        if T::ENABLED {
+            self.trace.record(colour, feature, count);
+        }
     }
-    table
 }
 
-/// The parts of an evaluation, for the `eval` command.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Breakdown {
-    /// Middlegame score, White's point of view.
+/// The result of an evaluation, White's point of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Evaluation {
+    /// Middlegame sum.
     pub mg: Score,
-    /// Endgame score, White's point of view.
+    /// Endgame sum, before scaling.
     pub eg: Score,
-    /// Game phase, 0 (bare endgame) to 24 (all pieces).
+    /// Game phase, 0 (pawns and kings only) to 24 (all pieces).
     pub phase: i32,
-    /// Blended score, White's point of view, without tempo.
-    pub blended: Score,
-    /// Final score from the side to move's point of view, with tempo.
-    pub side_to_move: Score,
+    /// Endgame scale, 0 (dead draw) to `NORMAL_SCALE`.
+    pub scale: i32,
+    /// Blended score, White's point of view.
+    pub white: Score,
 }
 
-/// Evaluates a position in detail.
-pub fn breakdown(pos: &Chess) -> Breakdown {
+/// Blends a middlegame and an endgame score by phase and endgame scale. A
+/// scale of 0 marks material that cannot win: the score is then 0.
+pub fn blend(mg: Score, eg: Score, phase: i32, scale: i32) -> Score {
+    if scale == 0 {
+        return 0;
+    }
+    (mg * phase + eg * scale / NORMAL_SCALE * (MAX_PHASE - phase)) / MAX_PHASE
+}
+
+const CENTRE_FILES: u64 = 0x3c3c_3c3c_3c3c_3c3c;
+/// Ranks 2 to 4 of each colour, indexed by `colour_index`.
+const OWN_HALF_SPACE: [u64; 2] = [0x00ff_ffff_0000_0000, 0x0000_0000_ffff_ff00];
+/// Ranks 4 to 6 of each colour, where outposts count.
+const OUTPOST_RANKS: [u64; 2] = [0x0000_00ff_ffff_0000, 0x0000_ffff_ff00_0000];
+
+/// The minor and major roles, in mobility order.
+const PIECE_ROLES: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+const MOBILITY: [usize; 4] = [
+    MOBILITY_KNIGHT,
+    MOBILITY_BISHOP,
+    MOBILITY_ROOK,
+    MOBILITY_QUEEN,
+];
+
+/// Evaluates `pos`, recording features into `trace`. `pawns`, if given,
+/// caches the pawn structure; it is bypassed while tracing.
+pub fn evaluate_traced<T: Trace>(
+    pos: &Chess,
+    pawns: Option<&mut PawnTable>,
+    trace: &mut T,
+) -> Evaluation {
     let board = pos.board();
-    let mut mg = 0;
-    let mut eg = 0;
+    let mut acc = Accumulator {
+        score: S::default(),
+        trace,
+    };
+    let occupied = board.occupied();
     let mut phase = 0;
-    for (sq, piece) in board {
-        let role = piece.role as usize - 1;
-        let colour = piece.color as usize;
-        let sign = if piece.color == Color::White { 1 } else { -1 };
-        mg += sign * PIECE_SQUARE.mg[colour][role][sq as usize];
-        eg += sign * PIECE_SQUARE.eg[colour][role][sq as usize];
-        phase += PHASE_WEIGHT[role];
+    for c in [Color::White, Color::Black] {
+        // Piece-square tables are written from White's side: flip Black's squares.
+        let flip = if c == Color::White { 0 } else { 56 };
+        for (r, role) in Role::ALL.into_iter().enumerate() {
+            let pieces = board.by_piece(role.of(c));
+            if pieces.is_empty() {
+                continue;
+            }
+            if role != Role::King {
+                acc.add(c, MATERIAL + r, pieces.count() as i32);
+            }
+            phase += PHASE_WEIGHT[r] * pieces.count() as i32;
+            for sq in pieces {
+                acc.add(c, PSQT + r * 64 + (sq as usize ^ flip), 1);
+            }
+        }
     }
     let phase = phase.min(MAX_PHASE);
-    let blended = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
-    let relative = if pos.turn() == Color::White {
-        blended
-    } else {
-        -blended
+
+    let pawn_bb = [
+        board.by_piece(Color::Black.pawn()).0,
+        board.by_piece(Color::White.pawn()).0,
+    ];
+    let info = match pawns {
+        Some(table) if !T::ENABLED => {
+            if let Some(info) = table.get(pawn_bb) {
+                acc.score += info.score;
+                info
+            } else {
+                let info = pawns::evaluate_pawns(pawn_bb, &mut acc);
+                table.put(pawn_bb, info);
+                info
+            }
+        }
+        _ => pawns::evaluate_pawns(pawn_bb, &mut acc),
     };
-    Breakdown {
+
+    let sides = [Color::Black, Color::White];
+    let kings = sides.map(|c| board.king_of(c).unwrap_or(Square::A1));
+    let pawn_attacked = sides.map(|c| pawn_attacks(c, pawn_bb[colour_index(c)]));
+    let king_zone = kings.map(|k| attacks::king_attacks(k).with(k).0);
+    // Squares attacked by each side, all pieces and by role (pawn to king).
+    let mut attacked = [0u64; 2];
+    let mut attacked_by = [[0u64; 6]; 2];
+    let mut king_attackers = [0i32; 2];
+    let mut zone_attacks = [0i32; 2];
+    for c in sides {
+        let us = colour_index(c);
+        attacked_by[us][0] = pawn_attacked[us];
+        attacked_by[us][5] = attacks::king_attacks(kings[us]).0;
+        let mobility_area = !(pawn_bb[us] | (1 << kings[us] as usize) | pawn_attacked[us ^ 1]);
+        let enemy_pawns = pawn_bb[us ^ 1];
+        for (r, role) in PIECE_ROLES.into_iter().enumerate() {
+            for sq in board.by_piece(role.of(c)) {
+                let reach = match role {
+                    Role::Knight => attacks::knight_attacks(sq),
+                    Role::Bishop => attacks::bishop_attacks(sq, occupied),
+                    Role::Rook => attacks::rook_attacks(sq, occupied),
+                    _ => attacks::queen_attacks(sq, occupied),
+                }
+                .0;
+                attacked_by[us][r + 1] |= reach;
+                acc.add(
+                    c,
+                    MOBILITY[r] + (reach & mobility_area).count_ones() as usize,
+                    1,
+                );
+                let on_zone = reach & king_zone[us ^ 1];
+                if on_zone != 0 {
+                    king_attackers[us] += 1;
+                    zone_attacks[us] += on_zone.count_ones() as i32;
+                    acc.add(c, KING_ATTACKER_WEIGHT + r, 1);
+                }
+                let i = sq as usize;
+                match role {
+                    Role::Knight | Role::Bishop => {
+                        let outpost = OUTPOST_RANKS[us] & (1 << i) != 0
+                            && pawn_attacked[us] & (1 << i) != 0
+                            && enemy_pawns & PASSED_SPAN[us][i] & !FRONT_SPAN[us][i] == 0;
+                        if outpost {
+                            let feature = if role == Role::Knight {
+                                KNIGHT_OUTPOST
+                            } else {
+                                BISHOP_OUTPOST
+                            };
+                            acc.add(c, feature, 1);
+                        }
+                    }
+                    Role::Rook => {
+                        let file = 0x0101_0101_0101_0101u64 << (i % 8);
+                        if file & pawn_bb[us] == 0 {
+                            let feature = if file & enemy_pawns == 0 {
+                                ROOK_OPEN_FILE
+                            } else {
+                                ROOK_SEMI_OPEN_FILE
+                            };
+                            acc.add(c, feature, 1);
+                        }
+                        if relative_rank(c, sq) == 6 {
+                            acc.add(c, ROOK_SEVENTH, 1);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        attacked[us] = attacked_by[us].iter().fold(0, |all, a| all | a);
+    }
+
+    for c in sides {
+        let us = colour_index(c);
+        let them = us ^ 1;
+        let own = board.by_color(c).0;
+        let enemy = board.by_color(!c).0;
+
+        if board.by_piece(c.bishop()).more_than_one() {
+            acc.add(c, BISHOP_PAIR, 1);
+        }
+
+        // Attack on the enemy king.
+        if king_attackers[us] > 0 {
+            acc.add(c, KING_ATTACKERS + king_attackers[us].min(7) as usize, 1);
+            acc.add(c, KING_ZONE_ATTACKS, zone_attacks[us]);
+        }
+        let enemy_king = kings[them];
+        let safe = !attacked[them] & !own;
+        let diagonal = attacks::bishop_attacks(enemy_king, occupied).0;
+        let straight = attacks::rook_attacks(enemy_king, occupied).0;
+        let checks = [
+            attacks::knight_attacks(enemy_king).0 & attacked_by[us][1],
+            diagonal & attacked_by[us][2],
+            straight & attacked_by[us][3],
+            (diagonal | straight) & attacked_by[us][4],
+        ];
+        for (r, squares) in checks.into_iter().enumerate() {
+            let count = (squares & safe).count_ones() as i32;
+            if count > 0 {
+                acc.add(c, SAFE_CHECK + r, count);
+            }
+        }
+
+        // Shelter and storm in front of the own king.
+        shelter(c, kings[us], pawn_bb[us], pawn_bb[them], &mut acc);
+
+        // Passed pawns.
+        for sq in Bitboard(info.passed[us]) {
+            let rank = relative_rank(c, sq);
+            if FRONT_SPAN[us][sq as usize] & occupied.0 == 0 {
+                acc.add(c, PASSED_FREE + rank, 1);
+            }
+            let stop = stop_square(c, sq);
+            acc.add(
+                c,
+                PASSED_OWN_KING + (kings[us].distance(stop) as usize).min(7),
+                1,
+            );
+            acc.add(
+                c,
+                PASSED_ENEMY_KING + (kings[them].distance(stop) as usize).min(7),
+                1,
+            );
+        }
+
+        // Threats against enemy pieces other than the king.
+        let targets = enemy & !board.kings().0;
+        let by_pawn = pawn_attacked[us] & targets & !pawn_bb[them];
+        let by_minor = (attacked_by[us][1] | attacked_by[us][2]) & targets;
+        let by_rook = attacked_by[us][3] & targets;
+        for (r, role) in Role::ALL[..5].iter().enumerate() {
+            let of_role = board.by_role(*role).0;
+            for (feature, attacked_pieces) in [
+                (THREAT_BY_PAWN, by_pawn),
+                (THREAT_BY_MINOR, by_minor),
+                (THREAT_BY_ROOK, by_rook),
+            ] {
+                let count = (attacked_pieces & of_role).count_ones() as i32;
+                if count > 0 {
+                    acc.add(c, feature + r, count);
+                }
+            }
+        }
+        let hanging = (attacked[us] & targets & !attacked[them]).count_ones() as i32;
+        if hanging > 0 {
+            acc.add(c, HANGING, hanging);
+        }
+
+        let space = CENTRE_FILES & OWN_HALF_SPACE[us] & !pawn_bb[us] & !pawn_attacked[them];
+        acc.add(c, SPACE, space.count_ones() as i32);
+    }
+    acc.add(pos.turn(), TEMPO, 1);
+
+    let mg = acc.score.mg();
+    let eg = acc.score.eg();
+    let scale = endgame_scale(pos, eg);
+    Evaluation {
         mg,
         eg,
         phase,
-        blended,
-        side_to_move: relative + TEMPO,
+        scale,
+        white: blend(mg, eg, phase, scale),
     }
 }
 
+/// Pawn shelter and storm on the king's file and its neighbours.
+fn shelter<T: Trace>(c: Color, king: Square, own: u64, enemy: u64, acc: &mut Accumulator<'_, T>) {
+    let king_file = king as usize % 8;
+    let king_rank = relative_rank(c, king);
+    // The king's rank and every rank in front of it.
+    let in_front = match c {
+        Color::White => u64::MAX << (8 * king_rank),
+        Color::Black => u64::MAX >> (8 * king_rank),
+    };
+    let nearest = |pawns: u64| -> Option<Square> {
+        match c {
+            Color::White => Bitboard(pawns).first(),
+            Color::Black => Bitboard(pawns).last(),
+        }
+    };
+    for file in king_file.saturating_sub(1)..=(king_file + 1).min(7) {
+        let whole_file = 0x0101_0101_0101_0101u64 << file;
+        if (own | enemy) & whole_file == 0 {
+            acc.add(c, KING_OPEN_FILE, 1);
+        }
+        let file_bb = whole_file & in_front;
+        let on_king_file = usize::from(file == king_file);
+        let distance = |sq: Square| (relative_rank(c, sq) - king_rank).min(6);
+        let shelter = nearest(own & file_bb).map_or(7, distance);
+        acc.add(c, KING_SHELTER + on_king_file * 8 + shelter, 1);
+        match nearest(enemy & file_bb) {
+            Some(sq) => {
+                let blocked = usize::from(own & (1 << stop_square(!c, sq) as usize) != 0);
+                acc.add(c, KING_STORM + blocked * 8 + distance(sq), 1);
+            }
+            None => acc.add(c, KING_STORM + 7, 1),
+        }
+    }
+}
+
+/// Non-pawn material in minor-piece units (knight and bishop 3, rook 5, queen 9).
+fn piece_material(pos: &Chess, c: Color) -> u32 {
+    let board = pos.board();
+    let count = |role: Role| board.by_piece(role.of(c)).count() as u32;
+    3 * (count(Role::Knight) + count(Role::Bishop)) + 5 * count(Role::Rook) + 9 * count(Role::Queen)
+}
+
+/// How much of the endgame score the stronger side can hope to realise.
+fn endgame_scale(pos: &Chess, eg: Score) -> i32 {
+    if eg == 0 {
+        return NORMAL_SCALE;
+    }
+    let board = pos.board();
+    let strong = if eg > 0 { Color::White } else { Color::Black };
+    let strong_material = piece_material(pos, strong);
+    let weak_material = piece_material(pos, !strong);
+    if board.by_piece(strong.pawn()).is_empty() {
+        let only_knights = board.by_color(strong)
+            == board.by_piece(strong.knight()) | board.by_piece(strong.king());
+        // A lone minor piece, or two knights, cannot force mate.
+        if strong_material <= 3 || (only_knights && strong_material <= 6) {
+            return 0;
+        }
+        if strong_material <= weak_material + 3 {
+            return 16;
+        }
+    }
+    let bishops = [
+        board.by_piece(Color::White.bishop()),
+        board.by_piece(Color::Black.bishop()),
+    ];
+    if let [Some(white), Some(black)] = bishops.map(Bitboard::single_square)
+        && white.is_light() != black.is_light()
+    {
+        return if strong_material == 3 && weak_material == 3 {
+            32
+        } else {
+            48
+        };
+    }
+    NORMAL_SCALE
+}
+
 /// The static evaluation from the side to move's point of view.
-pub fn evaluate(pos: &Chess) -> Score {
-    breakdown(pos).side_to_move
+pub fn evaluate(pos: &Chess, pawns: &mut PawnTable) -> Score {
+    let white = evaluate_traced(pos, Some(pawns), &mut NoTrace).white;
+    match pos.turn() {
+        Color::White => white,
+        Color::Black => -white,
+    }
 }
 
-/// Middlegame value of a piece type, used for move ordering.
-pub fn piece_value(role: Role) -> Score {
-    MG_VALUE[role as usize - 1]
+/// Features of one position, White minus Black, for the tuner.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Features {
+    /// `(weight index, White's count minus Black's)`, without zeros.
+    pub counts: Vec<(u16, i16)>,
+    /// Game phase.
+    pub phase: i32,
+    /// Endgame scale under the current weights.
+    pub scale: i32,
 }
 
-/// Middlegame square bonus of a piece, for tests and diagnostics.
-pub fn square_bonus(color: Color, role: Role, sq: Square) -> Score {
-    PIECE_SQUARE.mg[color as usize][role as usize - 1][sq as usize] - MG_VALUE[role as usize - 1]
+struct CountTrace([i32; COUNT]);
+
+impl Trace for CountTrace {
+    const ENABLED: bool = true;
+    fn record(&mut self, colour: Color, feature: usize, count: i32) {
+        self.0[feature] += if colour == Color::White {
+            count
+        } else {
+            -count
+        };
+    }
+}
+
+/// The features of a position, as the tuner needs them.
+pub fn features(pos: &Chess) -> Features {
+    let mut trace = CountTrace([0; COUNT]);
+    let eval = evaluate_traced(pos, None, &mut trace);
+    Features {
+        counts: (0..COUNT)
+            .filter(|&i| trace.0[i] != 0)
+            .map(|i| (i as u16, trace.0[i] as i16))
+            .collect(),
+        phase: eval.phase,
+        scale: eval.scale,
+    }
+}
+
+/// The evaluation of one group of terms for each side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GroupScore {
+    /// The group.
+    pub group: Group,
+    /// White's part.
+    pub white: S,
+    /// Black's part.
+    pub black: S,
+}
+
+/// The parts of an evaluation, for the `eval` command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Breakdown {
+    /// Every group of terms, in report order.
+    pub groups: Vec<GroupScore>,
+    /// The evaluation as a whole.
+    pub total: Evaluation,
+    /// Final score from the side to move's point of view.
+    pub side_to_move: Score,
+}
+
+struct GroupTrace([[S; 2]; Group::ALL.len()]);
+
+impl Trace for GroupTrace {
+    const ENABLED: bool = true;
+    fn record(&mut self, colour: Color, feature: usize, count: i32) {
+        let group = terms::group_of(feature) as usize;
+        self.0[group][colour_index(colour)] += WEIGHTS[feature] * count;
+    }
+}
+
+/// Evaluates a position term group by term group.
+pub fn breakdown(pos: &Chess) -> Breakdown {
+    let mut trace = GroupTrace([[S::default(); 2]; Group::ALL.len()]);
+    let total = evaluate_traced(pos, None, &mut trace);
+    Breakdown {
+        groups: Group::ALL
+            .iter()
+            .map(|&group| GroupScore {
+                group,
+                white: trace.0[group as usize][colour_index(Color::White)],
+                black: trace.0[group as usize][colour_index(Color::Black)],
+            })
+            .collect(),
+        total,
+        side_to_move: match pos.turn() {
+            Color::White => total.white,
+            Color::Black => -total.white,
+        },
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::BENCH_POSITIONS;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, EnPassantMode};
 
@@ -267,45 +524,145 @@ mod tests {
             .unwrap()
     }
 
-    #[test]
-    fn start_position_is_tempo() {
-        assert_eq!(evaluate(&Chess::default()), TEMPO);
+    fn eval(p: &Chess) -> Score {
+        evaluate(p, &mut PawnTable::default())
+    }
+
+    fn mirror(p: &Chess) -> Chess {
+        p.to_setup(EnPassantMode::Legal)
+            .into_mirrored()
+            .position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    /// The bench positions and the positions a few hundred pseudo-random
+    /// games pass through: a varied, reproducible sample.
+    fn sample() -> Vec<Chess> {
+        let mut positions: Vec<Chess> = BENCH_POSITIONS.iter().map(|f| pos(f)).collect();
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for start in positions.clone() {
+            let mut p = start;
+            for _ in 0..12 {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                p.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+                positions.push(p.clone());
+            }
+        }
+        positions
     }
 
     #[test]
-    fn mirrored_positions_evaluate_the_same() {
-        for fen in [
-            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        ] {
-            let p = pos(fen);
-            let mirrored: Chess = p
-                .to_setup(EnPassantMode::Legal)
-                .into_mirrored()
-                .position(CastlingMode::Standard)
-                .unwrap();
-            assert_eq!(evaluate(&p), evaluate(&mirrored), "{fen}");
+    fn start_position_is_tempo() {
+        let tempo = WEIGHTS[TEMPO];
+        assert_eq!(eval(&Chess::default()), tempo.mg());
+    }
+
+    #[test]
+    fn colour_flipped_positions_evaluate_the_same() {
+        let positions = sample();
+        assert!(positions.len() > 300);
+        for p in &positions {
+            let fen = Fen::from_position(p, EnPassantMode::Legal);
+            assert_eq!(eval(p), eval(&mirror(p)), "{fen}");
+        }
+    }
+
+    #[test]
+    fn pawn_table_gives_the_same_scores() {
+        let mut table = PawnTable::default();
+        for p in sample() {
+            let cached = evaluate(&p, &mut table);
+            assert_eq!(cached, eval(&p));
+            assert_eq!(evaluate(&p, &mut table), cached);
+        }
+    }
+
+    #[test]
+    fn features_reproduce_the_score() {
+        for p in sample() {
+            let f = features(&p);
+            let (mut mg, mut eg) = (0, 0);
+            for &(i, count) in &f.counts {
+                mg += WEIGHTS[i as usize].mg() * count as i32;
+                eg += WEIGHTS[i as usize].eg() * count as i32;
+            }
+            let white = evaluate_traced(&p, None, &mut NoTrace).white;
+            assert_eq!(blend(mg, eg, f.phase, f.scale), white);
+        }
+    }
+
+    #[test]
+    fn breakdown_adds_up() {
+        for p in sample().iter().take(60) {
+            let b = breakdown(p);
+            let sum = b
+                .groups
+                .iter()
+                .fold(S::default(), |s, g| s + g.white - g.black);
+            assert_eq!((sum.mg(), sum.eg()), (b.total.mg, b.total.eg));
+            assert_eq!(b.side_to_move, eval(p));
         }
     }
 
     #[test]
     fn extra_queen_is_winning() {
-        let p = pos("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
-        assert!(evaluate(&p) > 800);
-        let p = pos("4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
-        assert!(evaluate(&p) < -800);
+        assert!(eval(&pos("4k3/8/8/8/8/8/8/3QK3 w - - 0 1")) > 800);
+        assert!(eval(&pos("4k3/8/8/8/8/8/8/3QK3 b - - 0 1")) < -800);
     }
 
     #[test]
-    fn knight_prefers_the_centre() {
-        assert!(
-            square_bonus(Color::White, Role::Knight, Square::E4)
-                > square_bonus(Color::White, Role::Knight, Square::A1)
+    fn drawish_material_scales_toward_zero() {
+        // Lone minor pieces and two knights cannot win.
+        for fen in [
+            "8/8/4k3/8/8/3NK3/8/8 w - - 0 1",
+            "8/8/4k3/8/8/3BK3/8/8 w - - 0 1",
+            "8/8/4k3/8/8/2NNK3/8/8 w - - 0 1",
+        ] {
+            let e = evaluate_traced(&pos(fen), None, &mut NoTrace);
+            assert_eq!(e.scale, 0, "{fen}");
+            assert_eq!(e.white, 0, "{fen}");
+        }
+        // A rook against a minor piece is scaled down.
+        let rook_v_bishop =
+            evaluate_traced(&pos("8/8/4k3/4b3/8/3RK3/8/8 w - - 0 1"), None, &mut NoTrace);
+        assert!(rook_v_bishop.scale < NORMAL_SCALE / 2);
+        // Opposite-coloured bishops with an extra pawn: less than the same
+        // ending with same-coloured bishops.
+        let opposite = evaluate_traced(
+            &pos("8/4k3/5b2/8/3P4/3BK3/5P2/8 w - - 0 1"),
+            None,
+            &mut NoTrace,
         );
-        assert_eq!(
-            square_bonus(Color::White, Role::Knight, Square::E4),
-            square_bonus(Color::Black, Role::Knight, Square::E5)
+        let same = evaluate_traced(
+            &pos("8/4k3/4b3/8/3P4/3BK3/5P2/8 w - - 0 1"),
+            None,
+            &mut NoTrace,
         );
+        assert!(opposite.scale < NORMAL_SCALE);
+        assert_eq!(same.scale, NORMAL_SCALE);
+        assert!(opposite.white < same.white);
+    }
+
+    #[test]
+    fn pawn_structure_terms_fire() {
+        // White's a- and c-pawns are isolated; the e-pawn is passed; the
+        // doubled g-pawns count once as doubled.
+        let f = features(&pos("4k3/8/8/4P3/8/6P1/P1P3P1/4K3 w - - 0 1"));
+        let count = |i: usize| {
+            f.counts
+                .iter()
+                .find(|c| c.0 as usize == i)
+                .map_or(0, |c| c.1)
+        };
+        assert_eq!(count(PAWN_ISOLATED), 5);
+        assert_eq!(count(PAWN_DOUBLED), 1);
+        assert_eq!(count(PASSED_RANK + 4), 1);
+        assert!(count(PASSED_RANK + 1) + count(PASSED_RANK + 2) >= 3);
     }
 }
