@@ -9,16 +9,12 @@ use sessa_engine::draw::{GameState, game_state};
 use sessa_engine::epd::{DistanceToMate, EpdError, EpdFile, EpdRecord, parse_record};
 use sessa_engine::{Engine, Limits, ReportedScore, SearchEvent};
 use shakmaty::Move;
+mod common;
+
+use common::repo_root;
 use std::path::{Path, PathBuf};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
 
 fn record(line: &str) -> EpdRecord {
     parse_record(line, 1)

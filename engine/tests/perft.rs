@@ -6,7 +6,10 @@
 use sessa_engine::Board;
 use sessa_engine::perft::perft;
 use shakmaty::CastlingMode;
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::repo_root;
+use std::path::Path;
 
 /// Largest leaf count a test runs, to keep each suite to seconds.
 const MAX_LEAVES: u64 = 5_000_000;
@@ -40,13 +43,6 @@ fn run_suite(path: &Path, max_leaves: u64) -> usize {
         }
     }
     checked
-}
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
 }
 
 #[test]
