@@ -159,7 +159,7 @@ fn gradient(samples: &[Sample], weights: &Weights, k: f64) -> Weights {
 }
 
 /// How to run the gradient descent.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Schedule {
     /// Steps over the whole data set.
     pub epochs: usize,
@@ -169,6 +169,13 @@ pub struct Schedule {
     /// value: Adam would otherwise move them as fast as common ones and fit
     /// them to the noise of a few games.
     pub min_positions: usize,
+    /// Strength of the pull toward the starting weights: the loss grows by
+    /// this much per squared centipawn of change. Features that the data
+    /// cannot tell apart (a piece's value and the average of its mobility
+    /// table, for example) would otherwise drift without bound.
+    pub l2: f64,
+    /// Weights that keep their value whatever the data say.
+    pub frozen: Vec<bool>,
     /// Call the report every this many steps.
     pub report_every: usize,
 }
@@ -193,16 +200,19 @@ pub fn tune(
     schedule: Schedule,
     mut report: impl FnMut(usize, f64),
 ) -> Weights {
+    let start = weights.clone();
+    let tunable: Vec<bool> = occurrences(samples)
+        .iter()
+        .zip(&schedule.frozen)
+        .map(|(&n, &frozen)| n >= schedule.min_positions && !frozen)
+        .collect();
     let Schedule {
         epochs,
         rate,
-        min_positions,
+        l2,
         report_every,
+        ..
     } = schedule;
-    let tunable: Vec<bool> = occurrences(samples)
-        .iter()
-        .map(|&n| n >= min_positions)
-        .collect();
     const BETA1: f64 = 0.9;
     const BETA2: f64 = 0.999;
     const EPSILON: f64 = 1e-8;
@@ -214,7 +224,7 @@ pub fn tune(
         let correction2 = 1.0 - BETA2.powi(epoch as i32);
         for i in (0..weights.len()).filter(|&i| tunable[i]) {
             for half in 0..2 {
-                let g = grad[i][half];
+                let g = grad[i][half] + 2.0 * l2 * (weights[i][half] - start[i][half]);
                 m[i][half] = BETA1 * m[i][half] + (1.0 - BETA1) * g;
                 v[i][half] = BETA2 * v[i][half] + (1.0 - BETA2) * g * g;
                 let step = rate * (m[i][half] / correction1)

@@ -23,6 +23,8 @@ fn tuning_lowers_the_loss() {
         epochs: 40,
         rate: 1.0,
         min_positions: 20,
+        l2: 0.0,
+        frozen: vec![false; weights.len()],
         report_every: 10,
     };
     let tuned = tune(&samples, weights.clone(), k, schedule, |epoch, l| {
