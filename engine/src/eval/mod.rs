@@ -21,7 +21,9 @@ pub use pawns::PawnTable;
 pub use score::S;
 pub use terms::Group;
 
-use pawns::{FRONT_SPAN, PASSED_SPAN, colour_index, pawn_attacks, relative_rank, stop_square};
+use pawns::{
+    FILES, FRONT_SPAN, PASSED_SPAN, colour_index, pawn_attacks, relative_rank, stop_square,
+};
 use shakmaty::{Bitboard, Chess, Color, Position, Role, Square, attacks};
 use terms::*;
 use weights::WEIGHTS;
@@ -218,7 +220,7 @@ pub fn evaluate_traced<T: Trace>(
                         }
                     }
                     Role::Rook => {
-                        let file = 0x0101_0101_0101_0101u64 << (i % 8);
+                        let file = FILES[i % 8];
                         if file & pawn_bb[us] == 0 {
                             let feature = if file & enemy_pawns == 0 {
                                 ROOK_OPEN_FILE
@@ -347,8 +349,8 @@ fn shelter<T: Trace>(c: Color, king: Square, own: u64, enemy: u64, acc: &mut Acc
             Color::Black => Bitboard(pawns).last(),
         }
     };
-    for file in king_file.saturating_sub(1)..=(king_file + 1).min(7) {
-        let whole_file = 0x0101_0101_0101_0101u64 << file;
+    let first = king_file.saturating_sub(1);
+    for (file, &whole_file) in FILES.iter().enumerate().take(king_file + 2).skip(first) {
         if (own | enemy) & whole_file == 0 {
             acc.add(c, KING_OPEN_FILE, 1);
         }

@@ -8,7 +8,7 @@ use super::{S, Trace};
 use shakmaty::{Bitboard, Color, Square, attacks};
 
 /// Squares of each file, a-file first.
-const FILES: [u64; 8] = {
+pub const FILES: [u64; 8] = {
     let mut files = [0; 8];
     let mut f = 0;
     while f < 8 {
