@@ -131,6 +131,7 @@ pub fn evaluate_traced<T: Trace>(
     };
     let occupied = board.occupied();
     let mut phase = 0;
+    let mut piece_units = [0u32; 2];
     for c in [Color::White, Color::Black] {
         // Piece-square tables are written from White's side: flip Black's squares.
         let flip = if c == Color::White { 0 } else { 56 };
@@ -142,6 +143,7 @@ pub fn evaluate_traced<T: Trace>(
             if role != Role::King {
                 acc.add(c, MATERIAL + r, pieces.count() as i32);
             }
+            piece_units[colour_index(c)] += PIECE_UNITS[r] * pieces.count() as u32;
             phase += PHASE_WEIGHT[r] * pieces.count() as i32;
             for sq in pieces {
                 acc.add(c, PSQT + r * 64 + (sq as usize ^ flip), 1);
@@ -324,7 +326,7 @@ pub fn evaluate_traced<T: Trace>(
 
     let mg = acc.score.mg();
     let eg = acc.score.eg();
-    let scale = endgame_scale(pos, eg);
+    let scale = endgame_scale(pos, eg, piece_units);
     Evaluation {
         mg,
         eg,
@@ -369,22 +371,21 @@ fn shelter<T: Trace>(c: Color, king: Square, own: u64, enemy: u64, acc: &mut Acc
     }
 }
 
-/// Non-pawn material in minor-piece units (knight and bishop 3, rook 5, queen 9).
-fn piece_material(pos: &Chess, c: Color) -> u32 {
-    let board = pos.board();
-    let count = |role: Role| board.by_piece(role.of(c)).count() as u32;
-    3 * (count(Role::Knight) + count(Role::Bishop)) + 5 * count(Role::Rook) + 9 * count(Role::Queen)
-}
+/// Non-pawn material of each role in minor-piece units (knight and bishop 3,
+/// rook 5, queen 9), in `Role::ALL` order.
+const PIECE_UNITS: [u32; 6] = [0, 3, 3, 5, 9, 0];
 
 /// How much of the endgame score the stronger side can hope to realise.
-fn endgame_scale(pos: &Chess, eg: Score) -> i32 {
+/// `piece_units` is each side's non-pawn material in minor-piece units,
+/// indexed by `colour_index`.
+fn endgame_scale(pos: &Chess, eg: Score, piece_units: [u32; 2]) -> i32 {
     if eg == 0 {
         return NORMAL_SCALE;
     }
     let board = pos.board();
     let strong = if eg > 0 { Color::White } else { Color::Black };
-    let strong_material = piece_material(pos, strong);
-    let weak_material = piece_material(pos, !strong);
+    let strong_material = piece_units[colour_index(strong)];
+    let weak_material = piece_units[colour_index(!strong)];
     if board.by_piece(strong.pawn()).is_empty() {
         let only_knights = board.by_color(strong)
             == board.by_piece(strong.knight()) | board.by_piece(strong.king());
