@@ -1,22 +1,47 @@
-//! Move ordering: the TT move first, then captures and promotions by
-//! MVV-LVA (most valuable victim, least valuable attacker), then the killer
-//! moves of the ply, then quiet moves by their history score.
+//! Move ordering and the tables it learns from.
+//!
+//! The [`MovePicker`] hands out the moves of a node in stages, so that the
+//! work of ordering a stage is only done when the search gets that far:
+//! the TT move; captures and promotions that do not lose material (by
+//! static exchange), most valuable victim first, adjusted by capture
+//! history; the two killer moves of the ply; the counter-move to the
+//! opponent's last move; the other quiet moves by butterfly history plus
+//! continuation history one and two plies back; and last the losing
+//! captures. Every legal move is handed out exactly once.
 
+use crate::see::{see_ge, value};
 use crate::tt::pack_move;
-use shakmaty::{Color, Move, MoveList, Role};
+use shakmaty::{Chess, Color, Move, MoveList, Piece, Role, Square};
 
-const TT_MOVE_SCORE: i32 = 1 << 30;
-const CAPTURE_SCORE: i32 = 1 << 28;
-const KILLER_SCORE: i32 = 1 << 27;
-/// History scores stay within this bound, below the killer scores.
+/// History scores stay within this bound.
 pub const HISTORY_MAX: i32 = 16_384;
 
 /// Two quiet moves per ply that recently caused a beta cutoff.
 pub type Killers = [Option<Move>; 2];
 
+/// A piece and the square it moved to: what continuation histories and
+/// counter-moves are indexed by. `None` after a null move.
+pub type MovedPiece = Option<(Piece, Square)>;
+
+/// Moves `entry` toward `bonus` with saturation at [`HISTORY_MAX`]: a
+/// positive bonus rewards, a negative one punishes.
+fn apply(entry: &mut i16, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let current = i32::from(*entry);
+    *entry = (current + bonus - current * bonus.abs() / HISTORY_MAX) as i16;
+}
+
+fn piece_index(piece: Piece) -> usize {
+    (piece.role as usize - 1) * 2 + piece.color as usize
+}
+
+fn from_to(m: Move) -> usize {
+    pack_move(m) as usize & 0xfff
+}
+
 /// Butterfly history: how often a quiet move (by side, from, to) caused a cutoff.
 pub struct History {
-    table: Box<[[i32; 64 * 64]; 2]>,
+    table: Box<[[i16; 64 * 64]; 2]>,
 }
 
 impl Default for History {
@@ -27,23 +52,137 @@ impl Default for History {
     }
 }
 
-fn from_to(m: Move) -> usize {
-    let packed = pack_move(m) as usize;
-    packed & 0xfff
-}
-
 impl History {
     /// The score of a quiet move for `side`.
     pub fn get(&self, side: Color, m: Move) -> i32 {
-        self.table[side as usize][from_to(m)]
+        i32::from(self.table[side as usize][from_to(m)])
     }
 
-    /// Moves a score toward `bonus` (positive rewards, negative punishes),
-    /// with saturation at [`HISTORY_MAX`].
+    /// Rewards (positive `bonus`) or punishes a quiet move of `side`.
     pub fn update(&mut self, side: Color, m: Move, bonus: i32) {
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let entry = &mut self.table[side as usize][from_to(m)];
-        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+        apply(&mut self.table[side as usize][from_to(m)], bonus);
+    }
+}
+
+/// Capture history: how often a capture (by piece, target square and
+/// captured role) caused a cutoff.
+pub struct CaptureHistory {
+    table: Box<[[[i16; 6]; 64]; 12]>,
+}
+
+impl Default for CaptureHistory {
+    fn default() -> Self {
+        CaptureHistory {
+            table: Box::new([[[0; 6]; 64]; 12]),
+        }
+    }
+}
+
+fn capture_index(side: Color, m: Move) -> (usize, usize, usize) {
+    let captured = m.capture().map_or(0, |r| r as usize - 1);
+    (piece_index(m.role().of(side)), m.to() as usize, captured)
+}
+
+impl CaptureHistory {
+    /// The score of a capture (or promotion) by `side`.
+    pub fn get(&self, side: Color, m: Move) -> i32 {
+        let (p, to, captured) = capture_index(side, m);
+        i32::from(self.table[p][to][captured])
+    }
+
+    /// Rewards or punishes a capture of `side`.
+    pub fn update(&mut self, side: Color, m: Move, bonus: i32) {
+        let (p, to, captured) = capture_index(side, m);
+        apply(&mut self.table[p][to][captured], bonus);
+    }
+}
+
+/// Continuation history: how good a quiet move is right after a given
+/// earlier move (piece and target square), whoever played it.
+pub struct ContinuationHistory {
+    table: Box<[[[[i16; 64]; 12]; 64]; 12]>,
+}
+
+impl Default for ContinuationHistory {
+    fn default() -> Self {
+        // 1.2 MB: allocate on the heap directly, zeroed.
+        let table = vec![[[[0i16; 64]; 12]; 64]; 12]
+            .into_boxed_slice()
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("the vector has 12 entries"));
+        ContinuationHistory { table }
+    }
+}
+
+impl ContinuationHistory {
+    /// The score of `m` by `side` after the earlier move `before`.
+    pub fn get(&self, before: MovedPiece, side: Color, m: Move) -> i32 {
+        before.map_or(0, |(piece, sq)| {
+            i32::from(
+                self.table[piece_index(piece)][sq as usize][piece_index(m.role().of(side))]
+                    [m.to() as usize],
+            )
+        })
+    }
+
+    /// Rewards or punishes `m` by `side` after `before`.
+    pub fn update(&mut self, before: MovedPiece, side: Color, m: Move, bonus: i32) {
+        if let Some((piece, sq)) = before {
+            apply(
+                &mut self.table[piece_index(piece)][sq as usize][piece_index(m.role().of(side))]
+                    [m.to() as usize],
+                bonus,
+            );
+        }
+    }
+}
+
+/// The quiet reply that last refuted each move (by piece and target square).
+pub struct CounterMoves {
+    table: Box<[[Option<Move>; 64]; 12]>,
+}
+
+impl Default for CounterMoves {
+    fn default() -> Self {
+        CounterMoves {
+            table: Box::new([[None; 64]; 12]),
+        }
+    }
+}
+
+impl CounterMoves {
+    /// The counter-move to `before`, if one is known.
+    pub fn get(&self, before: MovedPiece) -> Option<Move> {
+        before.and_then(|(piece, sq)| self.table[piece_index(piece)][sq as usize])
+    }
+
+    /// Records `reply` as the counter-move to `before`.
+    pub fn set(&mut self, before: MovedPiece, reply: Move) {
+        if let Some((piece, sq)) = before {
+            self.table[piece_index(piece)][sq as usize] = Some(reply);
+        }
+    }
+}
+
+/// Every table the ordering of quiet moves reads, for one node.
+#[derive(Clone, Copy)]
+pub struct QuietContext<'a> {
+    /// Butterfly history.
+    pub history: &'a History,
+    /// Continuation history.
+    pub continuation: &'a ContinuationHistory,
+    /// The move made one ply before this node.
+    pub previous: MovedPiece,
+    /// The move made two plies before this node.
+    pub previous2: MovedPiece,
+}
+
+impl QuietContext<'_> {
+    /// The combined history score of a quiet move of `side`.
+    pub fn score(&self, side: Color, m: Move) -> i32 {
+        self.history.get(side, m)
+            + self.continuation.get(self.previous, side, m)
+            + self.continuation.get(self.previous2, side, m)
     }
 }
 
@@ -63,76 +202,218 @@ pub fn tactical_score(m: Move) -> i32 {
     (victim + promotion) * 8 - role_rank(m.role())
 }
 
-/// Yields the moves of a node, best-looking first, each exactly once.
+/// The stages of a [`MovePicker`], in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    TtMove,
+    ScoreTactical,
+    GoodTactical,
+    Killer1,
+    Killer2,
+    Counter,
+    ScoreQuiet,
+    Quiet,
+    BadTactical,
+    Done,
+}
+
+/// Yields the moves of a node in stages, best-looking first, each exactly once.
 pub struct MovePicker {
     moves: MoveList,
     scores: [i32; 256],
+    /// Moves before this index are handed out or set aside.
     next: usize,
+    /// Tactical moves occupy `0..tactical_end` once partitioned.
+    tactical_end: usize,
+    /// Losing captures, kept for the last stage.
+    bad: MoveList,
+    bad_next: usize,
+    stage: Stage,
+    tt_move: Option<Move>,
+    killers: Killers,
+    counter: Option<Move>,
+    side: Color,
+    /// Whether quiet moves are handed out at all (not in quiescence).
+    with_quiets: bool,
 }
 
 impl MovePicker {
-    /// Orders the moves of an interior node.
+    /// The picker of an interior node.
     pub fn new(
         moves: MoveList,
         tt_move: Option<Move>,
-        killers: &Killers,
-        history: &History,
+        killers: Killers,
+        counter: Option<Move>,
         side: Color,
     ) -> MovePicker {
-        let mut scores = [0; 256];
-        for (score, &m) in scores.iter_mut().zip(moves.iter()) {
-            *score = if Some(m) == tt_move {
-                TT_MOVE_SCORE
-            } else if is_tactical(m) {
-                CAPTURE_SCORE + tactical_score(m)
-            } else if Some(m) == killers[0] {
-                KILLER_SCORE + 1
-            } else if Some(m) == killers[1] {
-                KILLER_SCORE
-            } else {
-                history.get(side, m)
-            };
-        }
         MovePicker {
             moves,
-            scores,
+            scores: [0; 256],
             next: 0,
+            tactical_end: 0,
+            bad: MoveList::new(),
+            bad_next: 0,
+            stage: Stage::TtMove,
+            tt_move,
+            killers,
+            counter,
+            side,
+            with_quiets: true,
         }
     }
 
-    /// Orders the moves of a quiescence node by MVV-LVA.
-    pub fn tactical(moves: MoveList) -> MovePicker {
-        let mut scores = [0; 256];
-        for (score, &m) in scores.iter_mut().zip(moves.iter()) {
-            *score = tactical_score(m);
-        }
-        MovePicker {
-            moves,
-            scores,
-            next: 0,
-        }
+    /// The picker of a quiescence node: captures and promotions only, by
+    /// MVV-LVA, losing ones included (quiescence prunes them itself).
+    pub fn tactical(mut moves: MoveList, side: Color) -> MovePicker {
+        moves.retain(|m| is_tactical(*m));
+        let mut picker = MovePicker::new(moves, None, [None; 2], None, side);
+        picker.with_quiets = false;
+        picker
     }
-}
 
-impl Iterator for MovePicker {
-    type Item = Move;
+    /// Whether `m` is handed out by an earlier stage than the quiet stage.
+    fn is_special_quiet(&self, m: Move) -> bool {
+        Some(m) == self.tt_move
+            || Some(m) == self.killers[0]
+            || Some(m) == self.killers[1]
+            || Some(m) == self.counter
+    }
 
-    /// Selection sort, one step at a time: cheap when a cutoff comes early.
-    fn next(&mut self) -> Option<Move> {
-        let len = self.moves.len();
-        if self.next >= len {
+    /// Index of the best-scored move in `from..to`, swapped to `from`.
+    fn select(&mut self, from: usize, to: usize) -> Option<Move> {
+        if from >= to {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..len {
+        let mut best = from;
+        for i in from + 1..to {
             if self.scores[i] > self.scores[best] {
                 best = i;
             }
         }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        self.next += 1;
-        Some(self.moves[self.next - 1])
+        self.moves.swap(from, best);
+        self.scores.swap(from, best);
+        Some(self.moves[from])
+    }
+
+    /// A special quiet move (killer or counter) if it is legal here and not
+    /// handed out already.
+    fn special(&self, candidate: Option<Move>, earlier: &[Option<Move>]) -> Option<Move> {
+        let m = candidate?;
+        (!is_tactical(m) && !earlier.contains(&Some(m)) && self.moves.contains(&m)).then_some(m)
+    }
+
+    /// The next move, or `None` when every move was handed out.
+    /// `pos` is the node's position (for exchange evaluation);
+    /// `captures` and `quiets` are the tables that order the moves.
+    pub fn next(
+        &mut self,
+        pos: &Chess,
+        captures: &CaptureHistory,
+        quiets: QuietContext<'_>,
+    ) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::ScoreTactical;
+                    if let Some(m) = self.tt_move
+                        && self.moves.contains(&m)
+                    {
+                        return Some(m);
+                    }
+                    self.tt_move = None;
+                }
+                Stage::ScoreTactical => {
+                    // Move the tactical moves to the front and score them.
+                    let mut end = 0;
+                    for i in 0..self.moves.len() {
+                        let m = self.moves[i];
+                        if is_tactical(m) && Some(m) != self.tt_move {
+                            self.moves.swap(end, i);
+                            let victim =
+                                m.capture().map_or(0, value) + m.promotion().map_or(0, value);
+                            self.scores[end] =
+                                victim * 16 + captures.get(self.side, m) / 16 - role_rank(m.role());
+                            end += 1;
+                        }
+                    }
+                    self.tactical_end = end;
+                    self.stage = Stage::GoodTactical;
+                }
+                Stage::GoodTactical => match self.select(self.next, self.tactical_end) {
+                    Some(m) => {
+                        self.next += 1;
+                        if !self.with_quiets || see_ge(pos, m, 0) {
+                            return Some(m);
+                        }
+                        self.bad.push(m);
+                    }
+                    None => {
+                        self.stage = if self.with_quiets {
+                            Stage::Killer1
+                        } else {
+                            Stage::BadTactical
+                        };
+                    }
+                },
+                Stage::Killer1 => {
+                    self.stage = Stage::Killer2;
+                    let killer = self.special(self.killers[0], &[self.tt_move]);
+                    if killer.is_some() {
+                        return killer;
+                    }
+                    self.killers[0] = None;
+                }
+                Stage::Killer2 => {
+                    self.stage = Stage::Counter;
+                    let killer = self.special(self.killers[1], &[self.tt_move, self.killers[0]]);
+                    if killer.is_some() {
+                        return killer;
+                    }
+                    self.killers[1] = None;
+                }
+                Stage::Counter => {
+                    self.stage = Stage::ScoreQuiet;
+                    let counter = self.special(
+                        self.counter,
+                        &[self.tt_move, self.killers[0], self.killers[1]],
+                    );
+                    if counter.is_some() {
+                        return counter;
+                    }
+                    self.counter = None;
+                }
+                Stage::ScoreQuiet => {
+                    // Quiet moves other than those handed out already.
+                    let mut end = self.tactical_end;
+                    for i in self.tactical_end..self.moves.len() {
+                        let m = self.moves[i];
+                        if !self.is_special_quiet(m) {
+                            self.moves.swap(end, i);
+                            self.scores[end] = quiets.score(self.side, m);
+                            end += 1;
+                        }
+                    }
+                    self.moves.truncate(end);
+                    self.next = self.tactical_end;
+                    self.stage = Stage::Quiet;
+                }
+                Stage::Quiet => match self.select(self.next, self.moves.len()) {
+                    Some(m) => {
+                        self.next += 1;
+                        return Some(m);
+                    }
+                    None => self.stage = Stage::BadTactical,
+                },
+                Stage::BadTactical => {
+                    if let Some(&m) = self.bad.get(self.bad_next) {
+                        self.bad_next += 1;
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
     }
 }
 
@@ -140,45 +421,138 @@ impl Iterator for MovePicker {
 mod tests {
     use super::*;
     use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Chess, Position};
+    use shakmaty::{CastlingMode, Position};
 
-    #[test]
-    fn yields_every_move_once_tt_move_first() {
-        let pos: Chess = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-            .parse::<Fen>()
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
             .unwrap()
             .into_position(CastlingMode::Standard)
-            .unwrap();
-        let moves = pos.legal_moves();
-        let tt_move = *moves.iter().find(|m| !is_tactical(**m)).unwrap();
-        let picked: Vec<Move> = MovePicker::new(
-            moves.clone(),
-            Some(tt_move),
-            &[None, None],
-            &History::default(),
-            Color::White,
-        )
-        .collect();
-        assert_eq!(picked.len(), moves.len());
-        assert_eq!(picked[0], tt_move);
-        for m in &moves {
-            assert_eq!(picked.iter().filter(|&&p| p == *m).count(), 1);
+            .unwrap()
+    }
+
+    struct Tables {
+        history: History,
+        continuation: ContinuationHistory,
+        captures: CaptureHistory,
+    }
+
+    impl Tables {
+        fn context(&self) -> QuietContext<'_> {
+            QuietContext {
+                history: &self.history,
+                continuation: &self.continuation,
+                previous: None,
+                previous2: None,
+            }
         }
-        // After the TT move: all captures, most valuable victim first, then quiets.
-        let tactical: Vec<i32> = picked[1..]
-            .iter()
-            .take_while(|m| is_tactical(**m))
-            .map(|&m| tactical_score(m))
-            .collect();
-        assert_eq!(
-            tactical.len(),
-            moves.iter().filter(|m| is_tactical(**m)).count()
+    }
+
+    fn tables() -> Tables {
+        Tables {
+            history: History::default(),
+            continuation: ContinuationHistory::default(),
+            captures: CaptureHistory::default(),
+        }
+    }
+
+    fn drain(mut picker: MovePicker, p: &Chess, t: &Tables) -> Vec<Move> {
+        let mut out = Vec::new();
+        while let Some(m) = picker.next(p, &t.captures, t.context()) {
+            out.push(m);
+        }
+        out
+    }
+
+    /// Perft through the picker, with a TT move, killers and a counter-move
+    /// at every node taken from anywhere in the tree (often illegal here):
+    /// it must count the same leaves as plain perft.
+    fn picker_perft(p: &Chess, depth: u32, t: &Tables, seed: &mut u64) -> u64 {
+        let moves = p.legal_moves();
+        if depth == 0 {
+            return 1;
+        }
+        let mut pick = |list: &MoveList| -> Option<Move> {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            (!list.is_empty() && !seed.is_multiple_of(5))
+                .then(|| list[(*seed % list.len() as u64) as usize])
+        };
+        let quiet: MoveList = moves.iter().copied().filter(|m| !is_tactical(*m)).collect();
+        let tt_move = pick(&moves);
+        let killers = [pick(&quiet), pick(&moves)];
+        let counter = pick(&quiet);
+        let order = drain(
+            MovePicker::new(moves.clone(), tt_move, killers, counter, p.turn()),
+            p,
+            t,
         );
-        assert!(tactical.windows(2).all(|w| w[0] >= w[1]));
+        assert_eq!(order.len(), moves.len());
+        for m in &moves {
+            assert_eq!(order.iter().filter(|&&o| o == *m).count(), 1, "{m:?}");
+        }
+        order
+            .iter()
+            .map(|&m| {
+                let mut child = p.clone();
+                child.play_unchecked(m);
+                picker_perft(&child, depth - 1, t, seed)
+            })
+            .sum()
     }
 
     #[test]
-    fn history_saturates() {
+    fn picker_perft_matches_perft() {
+        // Start position and "Kiwipete": perft counts from the Chess Programming Wiki.
+        let t = tables();
+        let mut seed = 0x9E37_79B9_7F4A_7C15;
+        assert_eq!(picker_perft(&Chess::default(), 4, &t, &mut seed), 197_281);
+        let kiwipete = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        assert_eq!(picker_perft(&kiwipete, 3, &t, &mut seed), 97_862);
+        let promotions = pos("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1");
+        assert_eq!(picker_perft(&promotions, 3, &t, &mut seed), 9_467);
+    }
+
+    #[test]
+    fn stages_come_in_order() {
+        let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        let moves = p.legal_moves();
+        let quiet: Vec<Move> = moves.iter().copied().filter(|m| !is_tactical(*m)).collect();
+        let tt_move = quiet[0];
+        let killer = quiet[1];
+        let mut t = tables();
+        t.history.update(Color::White, quiet[5], 4000);
+        let order = drain(
+            MovePicker::new(
+                moves.clone(),
+                Some(tt_move),
+                [Some(killer), None],
+                None,
+                Color::White,
+            ),
+            &p,
+            &t,
+        );
+        assert_eq!(order[0], tt_move);
+        let good: Vec<Move> = order[1..]
+            .iter()
+            .copied()
+            .take_while(|m| is_tactical(*m))
+            .collect();
+        assert!(good.iter().all(|&m| see_ge(&p, m, 0)));
+        assert_eq!(order[1 + good.len()], killer);
+        // The quiet move with the best history follows the killer.
+        assert_eq!(order[2 + good.len()], quiet[5]);
+        // Losing captures come last.
+        let last = *order.last().unwrap();
+        assert!(is_tactical(last) && !see_ge(&p, last, 0));
+        // Good captures: most valuable victim first.
+        let victims: Vec<i32> = good.iter().map(|m| m.capture().map_or(0, value)).collect();
+        assert!(victims.windows(2).all(|w| w[0] >= w[1]), "{victims:?}");
+    }
+
+    #[test]
+    fn histories_saturate() {
         let mut history = History::default();
         let m = Chess::default().legal_moves()[0];
         for _ in 0..1000 {
@@ -187,5 +561,13 @@ mod tests {
         assert!(history.get(Color::White, m) <= HISTORY_MAX);
         assert!(history.get(Color::White, m) > HISTORY_MAX / 2);
         assert_eq!(history.get(Color::Black, m), 0);
+        let mut continuation = ContinuationHistory::default();
+        let before = Some((Color::Black.knight(), Square::F6));
+        for _ in 0..1000 {
+            continuation.update(before, Color::White, m, -400);
+        }
+        assert!(continuation.get(before, Color::White, m) >= -HISTORY_MAX);
+        assert!(continuation.get(before, Color::White, m) < -HISTORY_MAX / 2);
+        assert_eq!(continuation.get(None, Color::White, m), 0);
     }
 }

@@ -60,8 +60,8 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_BASE: f64 = 0.75;
 /// Late-move reduction table: divisor of `ln(depth) * ln(move number)`.
 pub const LMR_DIVISOR: f64 = 2.25;
-/// History score worth one ply of reduction.
-pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+/// Combined history score (butterfly plus two continuation histories) worth one ply of reduction.
+pub const LMR_HISTORY_DIVISOR: i32 = 16384;
 
 /// Quiescence delta pruning margin: a capture that cannot lift the score to
 /// alpha even with this much extra is skipped.

@@ -9,7 +9,10 @@
 use crate::board::Board;
 use crate::draw::is_search_draw;
 use crate::eval::{PawnTable, evaluate};
-use crate::movepick::{History, Killers, MovePicker, is_tactical};
+use crate::movepick::{
+    CaptureHistory, ContinuationHistory, CounterMoves, History, Killers, MovePicker, MovedPiece,
+    QuietContext, is_tactical,
+};
 use crate::params::*;
 use crate::see::see_ge;
 use crate::time::{TimeBudget, TimeControl};
@@ -252,6 +255,11 @@ pub struct Worker<'a> {
     stopped: bool,
     killers: Box<[Killers; MAX_PLY + 1]>,
     history: History,
+    capture_history: CaptureHistory,
+    continuation: ContinuationHistory,
+    counters: CounterMoves,
+    /// The piece moved at each ply of the current line and its target square.
+    moved: [MovedPiece; MAX_PLY + 2],
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     /// Static evaluation at each ply of the current line (`None` in check).
@@ -291,6 +299,10 @@ impl<'a> Worker<'a> {
             stopped: false,
             killers: Box::new([[None; 2]; MAX_PLY + 1]),
             history: History::default(),
+            capture_history: CaptureHistory::default(),
+            continuation: ContinuationHistory::default(),
+            counters: CounterMoves::default(),
+            moved: [None; MAX_PLY + 2],
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             evals: [None; MAX_PLY + 2],
@@ -540,6 +552,7 @@ impl<'a> Worker<'a> {
                 });
             }
             let nodes_before = self.nodes;
+            self.moved[0] = Some((m.role().of(self.board.turn()), m.to()));
             self.board.make(m);
             let score = if index == 0 {
                 -self.negamax(-beta, -alpha, depth - 1, 1, true)
@@ -670,6 +683,7 @@ impl<'a> Worker<'a> {
                     + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
                 if self.board.make_null() {
                     self.null_at[ply] = true;
+                    self.moved[ply] = None;
                     let score =
                         -self.negamax(-beta, -beta + 1, depth - reduction - 1, ply + 1, false);
                     self.null_at[ply] = false;
@@ -708,16 +722,30 @@ impl<'a> Worker<'a> {
         }
         let side = self.board.turn();
         let killers = self.killers[ply];
-        let picker = MovePicker::new(moves, tt_move, &killers, &self.history, side);
+        let previous = self.moved[ply - 1];
+        let previous2 = ply.checked_sub(2).and_then(|p| self.moved[p]);
+        let counter = self.counters.get(previous);
+        let mut picker = MovePicker::new(moves, tt_move, killers, counter, side);
 
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut quiets_tried: [Option<Move>; 64] = [None; 64];
         let mut quiet_count = 0;
+        let mut captures_tried: [Option<Move>; 32] = [None; 32];
+        let mut capture_count = 0;
         let mut move_count = 0;
         let mut skip_quiets = false;
-        for m in picker {
+        loop {
+            let context = QuietContext {
+                history: &self.history,
+                continuation: &self.continuation,
+                previous,
+                previous2,
+            };
+            let Some(m) = picker.next(self.board.position(), &self.capture_history, context) else {
+                break;
+            };
             let quiet = !is_tactical(m);
             if quiet && skip_quiets {
                 continue;
@@ -755,7 +783,8 @@ impl<'a> Worker<'a> {
                 }
             }
             move_count += 1;
-            let history = if quiet { self.history.get(side, m) } else { 0 };
+            let history = if quiet { context.score(side, m) } else { 0 };
+            self.moved[ply] = Some((m.role().of(side), m.to()));
             self.board.make(m);
             let gives_check = self.board.in_check();
             let new_depth = depth - 1;
@@ -796,9 +825,11 @@ impl<'a> Worker<'a> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        if quiet {
-                            self.reward_quiet(m, ply, depth, &quiets_tried[..quiet_count]);
-                        }
+                        let tried = Tried {
+                            quiets: &quiets_tried[..quiet_count],
+                            captures: &captures_tried[..capture_count],
+                        };
+                        self.reward_cutoff(m, ply, depth, tried);
                         break;
                     }
                 }
@@ -806,6 +837,9 @@ impl<'a> Worker<'a> {
             if quiet && quiet_count < quiets_tried.len() {
                 quiets_tried[quiet_count] = Some(m);
                 quiet_count += 1;
+            } else if !quiet && capture_count < captures_tried.len() {
+                captures_tried[capture_count] = Some(m);
+                capture_count += 1;
             }
         }
 
@@ -835,19 +869,36 @@ impl<'a> Worker<'a> {
         !self.null_at[ply - 1]
     }
 
-    /// A quiet move caused a beta cutoff: make it a killer, raise its history
-    /// and lower the history of the quiet moves tried before it.
-    fn reward_quiet(&mut self, m: Move, ply: usize, depth: i32, tried: &[Option<Move>]) {
-        let killers = &mut self.killers[ply];
-        if killers[0] != Some(m) {
-            killers[1] = killers[0];
-            killers[0] = Some(m);
-        }
+    /// A move caused a beta cutoff. A quiet one becomes a killer and the
+    /// counter-move to the previous move, and its histories rise while those
+    /// of the quiet moves tried before it fall; a capture's history rises.
+    /// Captures tried before it lose history either way.
+    fn reward_cutoff(&mut self, m: Move, ply: usize, depth: i32, tried: Tried<'_>) {
         let side = self.board.turn();
         let bonus = (depth * depth).min(1200);
-        self.history.update(side, m, bonus);
-        for other in tried.iter().flatten() {
-            self.history.update(side, *other, -bonus);
+        let previous = self.moved[ply - 1];
+        let previous2 = ply.checked_sub(2).and_then(|p| self.moved[p]);
+        if is_tactical(m) {
+            self.capture_history.update(side, m, bonus);
+        } else {
+            let killers = &mut self.killers[ply];
+            if killers[0] != Some(m) {
+                killers[1] = killers[0];
+                killers[0] = Some(m);
+            }
+            self.counters.set(previous, m);
+            for (quiet, sign) in
+                std::iter::once((m, 1)).chain(tried.quiets.iter().flatten().map(|&q| (q, -1)))
+            {
+                self.history.update(side, quiet, sign * bonus);
+                self.continuation
+                    .update(previous, side, quiet, sign * bonus);
+                self.continuation
+                    .update(previous2, side, quiet, sign * bonus);
+            }
+        }
+        for capture in tried.captures.iter().flatten() {
+            self.capture_history.update(side, *capture, -bonus);
         }
     }
 
@@ -885,15 +936,10 @@ impl<'a> Worker<'a> {
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut stand_pat = -INFINITY;
-        let picker = if in_check {
+        let side = self.board.turn();
+        let mut picker = if in_check {
             let tt_move = entry.and_then(|e| unpack_move(e.packed_move, &moves));
-            MovePicker::new(
-                moves,
-                tt_move,
-                &self.killers[ply],
-                &self.history,
-                self.board.turn(),
-            )
+            MovePicker::new(moves, tt_move, self.killers[ply], None, side)
         } else {
             stand_pat = entry.map_or_else(
                 || evaluate(self.board.position(), &mut self.pawns),
@@ -910,9 +956,18 @@ impl<'a> Worker<'a> {
                 Some(role) => role == Role::Queen,
                 None => m.is_capture(),
             });
-            MovePicker::tactical(tactical)
+            MovePicker::tactical(tactical, side)
         };
-        for m in picker {
+        loop {
+            let context = QuietContext {
+                history: &self.history,
+                continuation: &self.continuation,
+                previous: ply.checked_sub(1).and_then(|p| self.moved[p]),
+                previous2: ply.checked_sub(2).and_then(|p| self.moved[p]),
+            };
+            let Some(m) = picker.next(self.board.position(), &self.capture_history, context) else {
+                break;
+            };
             if !in_check {
                 // Delta pruning: even winning the piece cannot reach alpha.
                 let gain = m.capture().map_or(0, crate::see::value);
@@ -924,6 +979,7 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
+            self.moved[ply] = Some((m.role().of(side), m.to()));
             self.board.make(m);
             let score = -self.quiescence(-beta, -alpha, ply + 1, pv_node);
             self.board.unmake();
@@ -954,6 +1010,12 @@ impl<'a> Worker<'a> {
         );
         best_score
     }
+}
+
+/// The moves a node tried before the one that caused a cutoff.
+struct Tried<'a> {
+    quiets: &'a [Option<Move>],
+    captures: &'a [Option<Move>],
 }
 
 /// What a fail-soft result says about the node searched in (`alpha`, `beta`).
