@@ -60,6 +60,13 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_BASE: f64 = 0.75;
 /// Late-move reduction table: divisor of `ln(depth) * ln(move number)`.
 pub const LMR_DIVISOR: f64 = 2.25;
+/// Shallowest node at which the TT move is tested for being singular.
+pub const SE_MIN_DEPTH: i32 = 8;
+/// The TT entry must come from a search at most this much shallower than the node.
+pub const SE_TT_DEPTH_MARGIN: i32 = 3;
+/// The other moves must stay this far per ply of depth below the TT score.
+pub const SE_MARGIN_PER_DEPTH: Score = 2;
+
 /// Combined history score (butterfly plus two continuation histories) worth one ply of reduction.
 pub const LMR_HISTORY_DIVISOR: i32 = 16384;
 

@@ -260,6 +260,8 @@ pub struct Worker<'a> {
     counters: CounterMoves,
     /// The piece moved at each ply of the current line and its target square.
     moved: [MovedPiece; MAX_PLY + 2],
+    /// The move each ply leaves out while testing whether the TT move is singular.
+    excluded: [Option<Move>; MAX_PLY + 1],
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     /// Static evaluation at each ply of the current line (`None` in check).
@@ -303,6 +305,7 @@ impl<'a> Worker<'a> {
             continuation: ContinuationHistory::default(),
             counters: CounterMoves::default(),
             moved: [None; MAX_PLY + 2],
+            excluded: [None; MAX_PLY + 1],
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             evals: [None; MAX_PLY + 2],
@@ -620,11 +623,14 @@ impl<'a> Worker<'a> {
         }
         self.killers[ply + 1] = [None; 2];
 
-        // Probe the transposition table; cut off at non-PV nodes only.
+        // Probe the transposition table; cut off at non-PV nodes only, and
+        // not while testing a singular move (the entry is about all moves).
+        let excluded = self.excluded[ply];
         let key = self.board.key();
         let entry = self.tt.probe(key, ply);
         if let Some(entry) = entry
             && !pv_node
+            && excluded.is_none()
             && entry.depth >= depth
             && bound_allows(entry.bound, entry.score, alpha, beta)
         {
@@ -656,7 +662,7 @@ impl<'a> Worker<'a> {
             _ => false,
         };
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility pruning: far above beta, a shallow search will not fall below it.
             if depth <= RFP_MAX_DEPTH
                 && eval.abs() < MATE_BOUND
@@ -717,7 +723,7 @@ impl<'a> Worker<'a> {
         let tt_move = entry.and_then(|e| unpack_move(e.packed_move, &moves));
         // Internal iterative reduction: without a TT move this node was not
         // searched before; searching it shallower first costs little.
-        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+        if tt_move.is_none() && depth >= IIR_MIN_DEPTH && excluded.is_none() {
             depth -= 1;
         }
         let side = self.board.turn();
@@ -746,6 +752,9 @@ impl<'a> Worker<'a> {
             let Some(m) = picker.next(self.board.position(), &self.capture_history, context) else {
                 break;
             };
+            if Some(m) == excluded {
+                continue;
+            }
             let quiet = !is_tactical(m);
             if quiet && skip_quiets {
                 continue;
@@ -782,12 +791,46 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            move_count += 1;
             let history = if quiet { context.score(side, m) } else { 0 };
+            // Singular extension: when every other move fails well below the
+            // TT move's score, the TT move is the only good one: extend it.
+            // When even without it the node fails high, cut off (multi-cut),
+            // and when the TT move alone was expected to fail high, reduce it.
+            let mut extension = 0;
+            if Some(m) == tt_move
+                && let Some(e) = entry
+                && depth >= SE_MIN_DEPTH
+                && excluded.is_none()
+                && e.depth >= depth - SE_TT_DEPTH_MARGIN
+                && e.bound != Bound::Upper
+                && e.score.abs() < MATE_BOUND
+            {
+                let singular_beta = e.score - SE_MARGIN_PER_DEPTH * depth;
+                self.excluded[ply] = Some(m);
+                let score = self.negamax(
+                    singular_beta - 1,
+                    singular_beta,
+                    (depth - 1) / 2,
+                    ply,
+                    false,
+                );
+                self.excluded[ply] = None;
+                if self.stopped {
+                    return 0;
+                }
+                if score < singular_beta {
+                    extension = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                } else if e.score >= beta {
+                    extension = -1;
+                }
+            }
+            move_count += 1;
             self.moved[ply] = Some((m.role().of(side), m.to()));
             self.board.make(m);
             let gives_check = self.board.in_check();
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
             let score = if move_count == 1 {
                 -self.negamax(-beta, -alpha, new_depth, ply + 1, pv_node)
             } else {
@@ -843,16 +886,22 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let bound = bound_for(best_score, original_alpha, beta);
-        self.tt.store(
-            key,
-            ply,
-            best_move.map_or(0, pack_move),
-            best_score,
-            static_eval.unwrap_or(0),
-            depth,
-            bound,
-        );
+        if move_count == 0 && excluded.is_some() {
+            // Only the excluded move was legal (or worth trying).
+            return alpha;
+        }
+        if excluded.is_none() {
+            let bound = bound_for(best_score, original_alpha, beta);
+            self.tt.store(
+                key,
+                ply,
+                best_move.map_or(0, pack_move),
+                best_score,
+                static_eval.unwrap_or(0),
+                depth,
+                bound,
+            );
+        }
         best_score
     }
 
