@@ -23,6 +23,11 @@ pub type Killers = [Option<Move>; 2];
 /// counter-moves are indexed by. `None` after a null move.
 pub type MovedPiece = Option<(Piece, Square)>;
 
+/// What continuation histories and counter-moves record of move `m` by `side`.
+pub fn moved_piece(side: Color, m: Move) -> MovedPiece {
+    Some((m.role().of(side), m.to()))
+}
+
 /// Moves `entry` toward `bonus` with saturation at [`HISTORY_MAX`]: a
 /// positive bonus rewards, a negative one punishes.
 fn apply(entry: &mut i16, bonus: i32) {

@@ -11,7 +11,7 @@ use crate::draw::is_search_draw;
 use crate::eval::{PawnTable, evaluate};
 use crate::movepick::{
     CaptureHistory, ContinuationHistory, CounterMoves, History, Killers, MovePicker, MovedPiece,
-    QuietContext, is_tactical,
+    QuietContext, is_tactical, moved_piece,
 };
 use crate::params::*;
 use crate::see::see_ge;
@@ -555,7 +555,7 @@ impl<'a> Worker<'a> {
                 });
             }
             let nodes_before = self.nodes;
-            self.moved[0] = Some((m.role().of(self.board.turn()), m.to()));
+            self.moved[0] = moved_piece(self.board.turn(), m);
             self.board.make(m);
             let score = if index == 0 {
                 -self.negamax(-beta, -alpha, depth - 1, 1, true)
@@ -728,8 +728,7 @@ impl<'a> Worker<'a> {
         }
         let side = self.board.turn();
         let killers = self.killers[ply];
-        let previous = self.moved[ply - 1];
-        let previous2 = ply.checked_sub(2).and_then(|p| self.moved[p]);
+        let (previous, previous2) = self.previous_moves(ply);
         let counter = self.counters.get(previous);
         let mut picker = MovePicker::new(moves, tt_move, killers, counter, side);
 
@@ -827,7 +826,7 @@ impl<'a> Worker<'a> {
                 }
             }
             move_count += 1;
-            self.moved[ply] = Some((m.role().of(side), m.to()));
+            self.moved[ply] = moved_piece(side, m);
             self.board.make(m);
             let gives_check = self.board.in_check();
             let new_depth = depth - 1 + extension;
@@ -918,6 +917,13 @@ impl<'a> Worker<'a> {
         !self.null_at[ply - 1]
     }
 
+    /// The moves one and two plies before `ply` (piece and target square),
+    /// which the continuation histories and the counter-move are indexed by.
+    fn previous_moves(&self, ply: usize) -> (MovedPiece, MovedPiece) {
+        let back = |plies: usize| ply.checked_sub(plies).and_then(|p| self.moved[p]);
+        (back(1), back(2))
+    }
+
     /// A move caused a beta cutoff. A quiet one becomes a killer and the
     /// counter-move to the previous move, and its histories rise while those
     /// of the quiet moves tried before it fall; a capture's history rises.
@@ -925,8 +931,7 @@ impl<'a> Worker<'a> {
     fn reward_cutoff(&mut self, m: Move, ply: usize, depth: i32, tried: Tried<'_>) {
         let side = self.board.turn();
         let bonus = (depth * depth).min(1200);
-        let previous = self.moved[ply - 1];
-        let previous2 = ply.checked_sub(2).and_then(|p| self.moved[p]);
+        let (previous, previous2) = self.previous_moves(ply);
         if is_tactical(m) {
             self.capture_history.update(side, m, bonus);
         } else {
@@ -986,6 +991,7 @@ impl<'a> Worker<'a> {
         let mut best_move = None;
         let mut stand_pat = -INFINITY;
         let side = self.board.turn();
+        let (previous, previous2) = self.previous_moves(ply);
         let mut picker = if in_check {
             let tt_move = entry.and_then(|e| unpack_move(e.packed_move, &moves));
             MovePicker::new(moves, tt_move, self.killers[ply], None, side)
@@ -1011,8 +1017,8 @@ impl<'a> Worker<'a> {
             let context = QuietContext {
                 history: &self.history,
                 continuation: &self.continuation,
-                previous: ply.checked_sub(1).and_then(|p| self.moved[p]),
-                previous2: ply.checked_sub(2).and_then(|p| self.moved[p]),
+                previous,
+                previous2,
             };
             let Some(m) = picker.next(self.board.position(), &self.capture_history, context) else {
                 break;
@@ -1028,7 +1034,7 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            self.moved[ply] = Some((m.role().of(side), m.to()));
+            self.moved[ply] = moved_piece(side, m);
             self.board.make(m);
             let score = -self.quiescence(-beta, -alpha, ply + 1, pv_node);
             self.board.unmake();
