@@ -6,6 +6,7 @@ use bench::bench_boards;
 use criterion::{Criterion, criterion_group, criterion_main};
 use sessa_engine::eval::{NoTrace, PawnTable, evaluate, evaluate_traced};
 use sessa_engine::search::{SearchParams, SharedState, Worker};
+use sessa_engine::tables::ThreadTables;
 use sessa_engine::tt::TranspositionTable;
 use std::hint::black_box;
 
@@ -72,8 +73,15 @@ fn quiescence(c: &mut Criterion) {
             let mut nodes = 0;
             for board in &boards {
                 let shared = SharedState::default();
-                let mut worker =
-                    Worker::new(board.clone(), &tt, &shared, SearchParams::depth(1), None);
+                let mut tables = ThreadTables::default();
+                let mut worker = Worker::new(
+                    board.clone(),
+                    &tt,
+                    &shared,
+                    &mut tables,
+                    SearchParams::depth(1),
+                    None,
+                );
                 nodes += worker.search().nodes;
             }
             nodes
@@ -91,8 +99,15 @@ fn search(c: &mut Criterion) {
             let mut nodes = 0;
             for board in &boards {
                 let shared = SharedState::default();
-                let mut worker =
-                    Worker::new(board.clone(), &tt, &shared, SearchParams::depth(5), None);
+                let mut tables = ThreadTables::default();
+                let mut worker = Worker::new(
+                    board.clone(),
+                    &tt,
+                    &shared,
+                    &mut tables,
+                    SearchParams::depth(5),
+                    None,
+                );
                 nodes += worker.search().nodes;
             }
             nodes

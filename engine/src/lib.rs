@@ -16,6 +16,7 @@ pub mod params;
 pub mod perft;
 pub mod search;
 pub mod see;
+pub mod tables;
 pub mod threads;
 pub mod time;
 pub mod tt;

@@ -8,13 +8,11 @@
 
 use crate::board::Board;
 use crate::draw::is_search_draw;
-use crate::eval::{PawnTable, evaluate};
-use crate::movepick::{
-    CaptureHistory, ContinuationHistory, CounterMoves, History, Killers, MovePicker, MovedPiece,
-    QuietContext, is_tactical, moved_piece,
-};
+use crate::eval::evaluate;
+use crate::movepick::{Killers, MovePicker, MovedPiece, QuietContext, is_tactical, moved_piece};
 use crate::params::*;
 use crate::see::see_ge;
+use crate::tables::ThreadTables;
 use crate::time::{TimeBudget, TimeControl};
 use crate::tt::{Bound, TranspositionTable, pack_move, unpack_move};
 use crossbeam::channel::Sender;
@@ -254,10 +252,8 @@ pub struct Worker<'a> {
     seldepth: usize,
     stopped: bool,
     killers: Box<[Killers; MAX_PLY + 1]>,
-    history: History,
-    capture_history: CaptureHistory,
-    continuation: ContinuationHistory,
-    counters: CounterMoves,
+    /// Histories and caches kept from earlier searches of the game.
+    tables: &'a mut ThreadTables,
     /// The piece moved at each ply of the current line and its target square.
     moved: [MovedPiece; MAX_PLY + 2],
     /// The move each ply leaves out while testing whether the TT move is singular.
@@ -268,8 +264,6 @@ pub struct Worker<'a> {
     evals: [Option<Score>; MAX_PLY + 2],
     /// Whether the move made at each ply of the current line was a null move.
     null_at: [bool; MAX_PLY + 2],
-    /// Pawn structures this thread has evaluated.
-    pawns: PawnTable,
 }
 
 /// A root move with what the last iteration learnt about it.
@@ -280,11 +274,13 @@ struct RootMove {
 }
 
 impl<'a> Worker<'a> {
-    /// A worker for the position `board`. Without `events` it reports nothing.
+    /// A worker for the position `board`, learning into `tables`. Without
+    /// `events` it reports nothing.
     pub fn new(
         board: Board,
         tt: &'a TranspositionTable,
         shared: &'a SharedState,
+        tables: &'a mut ThreadTables,
         params: SearchParams,
         events: Option<Sender<SearchEvent>>,
     ) -> Worker<'a> {
@@ -300,17 +296,13 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             killers: Box::new([[None; 2]; MAX_PLY + 1]),
-            history: History::default(),
-            capture_history: CaptureHistory::default(),
-            continuation: ContinuationHistory::default(),
-            counters: CounterMoves::default(),
+            tables,
             moved: [None; MAX_PLY + 2],
             excluded: [None; MAX_PLY + 1],
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             evals: [None; MAX_PLY + 2],
             null_at: [false; MAX_PLY + 2],
-            pawns: PawnTable::default(),
         }
     }
 
@@ -613,7 +605,7 @@ impl<'a> Worker<'a> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return evaluate(self.board.position(), &mut self.pawns);
+            return evaluate(self.board.position(), &mut self.tables.pawns);
         }
         // Mate distance pruning: no line from here beats a shorter mate.
         alpha = alpha.max(-MATE + ply as Score);
@@ -642,7 +634,7 @@ impl<'a> Worker<'a> {
             None
         } else {
             Some(entry.map_or_else(
-                || evaluate(self.board.position(), &mut self.pawns),
+                || evaluate(self.board.position(), &mut self.tables.pawns),
                 |e| e.eval,
             ))
         };
@@ -729,7 +721,7 @@ impl<'a> Worker<'a> {
         let side = self.board.turn();
         let killers = self.killers[ply];
         let (previous, previous2) = self.previous_moves(ply);
-        let counter = self.counters.get(previous);
+        let counter = self.tables.counters.get(previous);
         let mut picker = MovePicker::new(moves, tt_move, killers, counter, side);
 
         let original_alpha = alpha;
@@ -743,12 +735,13 @@ impl<'a> Worker<'a> {
         let mut skip_quiets = false;
         loop {
             let context = QuietContext {
-                history: &self.history,
-                continuation: &self.continuation,
+                history: &self.tables.history,
+                continuation: &self.tables.continuation,
                 previous,
                 previous2,
             };
-            let Some(m) = picker.next(self.board.position(), &self.capture_history, context) else {
+            let Some(m) = picker.next(self.board.position(), &self.tables.capture_history, context)
+            else {
                 break;
             };
             if Some(m) == excluded {
@@ -933,26 +926,28 @@ impl<'a> Worker<'a> {
         let bonus = (depth * depth).min(1200);
         let (previous, previous2) = self.previous_moves(ply);
         if is_tactical(m) {
-            self.capture_history.update(side, m, bonus);
+            self.tables.capture_history.update(side, m, bonus);
         } else {
             let killers = &mut self.killers[ply];
             if killers[0] != Some(m) {
                 killers[1] = killers[0];
                 killers[0] = Some(m);
             }
-            self.counters.set(previous, m);
+            self.tables.counters.set(previous, m);
             for (quiet, sign) in
                 std::iter::once((m, 1)).chain(tried.quiets.iter().flatten().map(|&q| (q, -1)))
             {
-                self.history.update(side, quiet, sign * bonus);
-                self.continuation
+                self.tables.history.update(side, quiet, sign * bonus);
+                self.tables
+                    .continuation
                     .update(previous, side, quiet, sign * bonus);
-                self.continuation
+                self.tables
+                    .continuation
                     .update(previous2, side, quiet, sign * bonus);
             }
         }
         for capture in tried.captures.iter().flatten() {
-            self.capture_history.update(side, *capture, -bonus);
+            self.tables.capture_history.update(side, *capture, -bonus);
         }
     }
 
@@ -971,7 +966,7 @@ impl<'a> Worker<'a> {
             return if in_check {
                 0
             } else {
-                evaluate(self.board.position(), &mut self.pawns)
+                evaluate(self.board.position(), &mut self.tables.pawns)
             };
         }
         let key = self.board.key();
@@ -997,7 +992,7 @@ impl<'a> Worker<'a> {
             MovePicker::new(moves, tt_move, self.killers[ply], None, side)
         } else {
             stand_pat = entry.map_or_else(
-                || evaluate(self.board.position(), &mut self.pawns),
+                || evaluate(self.board.position(), &mut self.tables.pawns),
                 |e| e.eval,
             );
             if stand_pat >= beta {
@@ -1015,12 +1010,13 @@ impl<'a> Worker<'a> {
         };
         loop {
             let context = QuietContext {
-                history: &self.history,
-                continuation: &self.continuation,
+                history: &self.tables.history,
+                continuation: &self.tables.continuation,
                 previous,
                 previous2,
             };
-            let Some(m) = picker.next(self.board.position(), &self.capture_history, context) else {
+            let Some(m) = picker.next(self.board.position(), &self.tables.capture_history, context)
+            else {
                 break;
             };
             if !in_check {
@@ -1167,10 +1163,12 @@ mod tests {
         let board = Board::from_fen(fen, CastlingMode::Standard).unwrap();
         let tt = TranspositionTable::new(8).unwrap();
         let shared = SharedState::default();
+        let mut tables = ThreadTables::default();
         let mut worker = Worker::new(
             board.clone(),
             &tt,
             &shared,
+            &mut tables,
             SearchParams::depth(depth),
             None,
         );

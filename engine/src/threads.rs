@@ -33,6 +33,7 @@ use crate::search::{
     IterationReport, Limits, SearchEvent, SearchParams, SearchResult, SharedState, Worker,
     iteration_info, result_to_uci,
 };
+use crate::tables::ThreadTables;
 use crate::time::{TimeBudget, TimeControl};
 use crate::tt::{AllocationError, TranspositionTable};
 use crossbeam::channel::{Receiver, Sender, bounded, unbounded};
@@ -69,6 +70,8 @@ struct Job {
     shared: Arc<SharedState>,
     results: Sender<SearchResult>,
     main: Option<MainDuty>,
+    /// A new game started since this thread's last search: forget its tables first.
+    new_game: bool,
 }
 
 /// A search thread waiting for jobs.
@@ -84,8 +87,12 @@ impl SearchThread {
             .name(format!("search-{index}"))
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
+                let mut tables = ThreadTables::default();
                 for job in inbox {
-                    run_job(job);
+                    if job.new_game {
+                        tables.clear();
+                    }
+                    run_job(job, &mut tables);
                 }
             })
             .expect("spawning a search thread");
@@ -109,7 +116,7 @@ fn select_result(results: &[SearchResult]) -> Option<&SearchResult> {
     best.or(results.first())
 }
 
-fn run_job(job: Job) {
+fn run_job(job: Job, tables: &mut ThreadTables) {
     let Job {
         board,
         params,
@@ -117,10 +124,11 @@ fn run_job(job: Job) {
         shared,
         results,
         main,
+        new_game: _,
     } = job;
     let start = params.start;
     let events = main.as_ref().map(|duty| duty.events.clone());
-    let result = Worker::new(board.clone(), &tt, &shared, params, events).search();
+    let result = Worker::new(board.clone(), &tt, &shared, tables, params, events).search();
     let Some(duty) = main else {
         // A helper ends only at the depth or mate limit, or when stopped:
         // its result is then final, so the other threads may stop too.
@@ -180,6 +188,8 @@ pub struct Engine {
     search_started: Instant,
     move_overhead: Duration,
     clock_delay_ms: u64,
+    /// A new game started since the last search: the threads' tables must be emptied.
+    new_game_pending: bool,
 }
 
 impl Default for Engine {
@@ -202,6 +212,7 @@ impl Engine {
             search_started: Instant::now(),
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             clock_delay_ms: 0,
+            new_game_pending: true,
         }
     }
 
@@ -265,6 +276,7 @@ impl Engine {
                 shared: Arc::clone(&self.shared),
                 results: helper_tx.clone(),
                 main: None,
+                new_game: self.new_game_pending,
             };
             thread
                 .jobs
@@ -285,7 +297,9 @@ impl Engine {
                 infinite: limits.infinite,
                 done: done_tx,
             }),
+            new_game: self.new_game_pending,
         };
+        self.new_game_pending = false;
         self.threads[0]
             .jobs
             .send(main)
@@ -359,9 +373,11 @@ impl Engine {
         self.table_mut().clear();
     }
 
-    /// Prepares for a new game: the hash table is emptied.
+    /// Prepares for a new game: the hash table is emptied, and each search
+    /// thread forgets its histories before its next search.
     pub fn new_game(&mut self) {
         self.clear_hash();
+        self.new_game_pending = true;
     }
 
     /// Sets the number of search threads (1 to [`MAX_THREADS`]). Threads are
@@ -494,5 +510,24 @@ mod tests {
         engine.set_hash(32).unwrap();
         assert_eq!(engine.hash_megabytes(), 32);
         run(&mut engine, &limits);
+    }
+
+    #[test]
+    fn a_new_game_forgets_what_earlier_searches_learnt() {
+        let limits = Limits {
+            depth: Some(7),
+            ..Limits::default()
+        };
+        let mut engine = Engine::new();
+        run(&mut engine, &limits);
+        let fresh = engine.nodes_searched();
+        // Another search fills the histories and pawn cache with other lines.
+        let other = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        engine.set_position(Board::from_fen(other, shakmaty::CastlingMode::Standard).unwrap());
+        run(&mut engine, &limits);
+        engine.new_game();
+        engine.set_position(Board::startpos());
+        run(&mut engine, &limits);
+        assert_eq!(engine.nodes_searched(), fresh);
     }
 }

@@ -197,7 +197,9 @@ impl Session {
                 .parse_spin(&value)
                 .map(|n| self.engine.set_threads(n as usize)),
             EngineOption::ClearHash => {
-                self.engine.clear_hash();
+                // A cleared engine forgets its histories too, so that an
+                // analysis can be repeated from a clean state.
+                self.engine.new_game();
                 Ok(())
             }
             EngineOption::MoveOverhead => option.parse_spin(&value).map(|ms| {

@@ -12,8 +12,9 @@ use clap::Parser;
 use rayon::prelude::*;
 use sessa_engine::Board;
 use sessa_engine::draw::{GameState, game_state};
-use sessa_engine::eval::{PawnTable, evaluate};
+use sessa_engine::eval::evaluate;
 use sessa_engine::search::{MATE_BOUND, SearchParams, SharedState, Worker};
+use sessa_engine::tables::ThreadTables;
 use sessa_engine::tt::TranspositionTable;
 use shakmaty::{CastlingMode, Color};
 use std::io::Write;
@@ -137,7 +138,11 @@ fn play_game(
         }
     };
     tt.clear();
-    let mut pawns = PawnTable::default();
+    // The searches of one game learn into one set of tables, as in a real
+    // game; the quietness probe keeps its own, so that it sees the plain
+    // evaluation.
+    let mut tables = ThreadTables::default();
+    let mut probe_tables = ThreadTables::default();
     let mut quiet = Vec::new();
     let mut win_streak: i32 = 0;
     let mut draw_streak = 0;
@@ -163,7 +168,7 @@ fn play_game(
             nodes: Some(args.nodes),
             ..SearchParams::depth(64)
         };
-        let mut worker = Worker::new(board.clone(), tt, &shared, params, None);
+        let mut worker = Worker::new(board.clone(), tt, &shared, &mut tables, params, None);
         let result = worker.search();
         let Some(best) = result.best else { break 0.5 };
         let white_score = if board.turn() == Color::White {
@@ -177,10 +182,16 @@ fn play_game(
             && best.promotion().is_none()
             && result.score.abs() < MATE_BOUND
             && {
-                let static_eval = evaluate(board.position(), &mut pawns);
+                let static_eval = evaluate(board.position(), &mut probe_tables.pawns);
                 let shared = SharedState::default();
-                let mut probe =
-                    Worker::new(board.clone(), tt, &shared, SearchParams::depth(1), None);
+                let mut probe = Worker::new(
+                    board.clone(),
+                    tt,
+                    &shared,
+                    &mut probe_tables,
+                    SearchParams::depth(1),
+                    None,
+                );
                 probe.quiescence_score() == static_eval
             };
         if is_quiet {

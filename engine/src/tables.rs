@@ -1,0 +1,29 @@
+//! The tables one search thread learns from its searches and keeps for the
+//! next move of the same game: move-ordering histories and the pawn cache.
+//! Each thread owns its own; they are emptied when a new game starts, so
+//! that a game (and the bench) plays out the same whatever came before.
+
+use crate::eval::PawnTable;
+use crate::movepick::{CaptureHistory, ContinuationHistory, CounterMoves, History};
+
+/// A search thread's private tables that outlive one search.
+#[derive(Default)]
+pub struct ThreadTables {
+    /// Butterfly history of quiet moves.
+    pub history: History,
+    /// History of captures and promotions.
+    pub capture_history: CaptureHistory,
+    /// Continuation history of quiet moves after earlier moves.
+    pub continuation: ContinuationHistory,
+    /// The last quiet refutation of each move.
+    pub counters: CounterMoves,
+    /// Pawn structures already evaluated.
+    pub pawns: PawnTable,
+}
+
+impl ThreadTables {
+    /// Forgets everything learnt, as at the start of a game.
+    pub fn clear(&mut self) {
+        *self = ThreadTables::default();
+    }
+}
