@@ -8,6 +8,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod correction;
 pub mod draw;
 pub mod epd;
 pub mod eval;

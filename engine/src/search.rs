@@ -14,7 +14,7 @@ use crate::params::*;
 use crate::see::see_ge;
 use crate::tables::ThreadTables;
 use crate::time::{TimeBudget, TimeControl};
-use crate::tt::{Bound, TranspositionTable, pack_move, unpack_move};
+use crate::tt::{Bound, TranspositionTable, TtEntry, pack_move, unpack_move};
 use crossbeam::channel::Sender;
 use crossbeam::utils::CachePadded;
 use shakmaty::{Color, Move, Position, Role};
@@ -629,15 +629,11 @@ impl<'a> Worker<'a> {
             return entry.score;
         }
 
-        // Static evaluation, sharpened by a TT score whose bound points the right way.
-        let static_eval = if in_check {
-            None
-        } else {
-            Some(entry.map_or_else(
-                || evaluate(self.board.position(), &mut self.tables.pawns),
-                |e| e.eval,
-            ))
-        };
+        // Static evaluation, corrected by the correction history (the TT
+        // keeps the uncorrected one), then sharpened by a TT score whose
+        // bound points the right way.
+        let raw_eval = (!in_check).then(|| self.raw_eval(entry));
+        let static_eval = raw_eval.map(|raw| self.corrected_eval(raw));
         let eval = match (static_eval, entry) {
             (Some(eval), Some(e)) if e.score.abs() < MATE_BOUND => match e.bound {
                 Bound::Exact => e.score,
@@ -884,17 +880,46 @@ impl<'a> Worker<'a> {
         }
         if excluded.is_none() {
             let bound = bound_for(best_score, original_alpha, beta);
+            // Learn the evaluation's error from quiet results whose bound
+            // says on which side of the evaluation the truth lies.
+            if let (Some(raw), Some(corrected)) = (raw_eval, static_eval)
+                && best_move.is_none_or(|m| !is_tactical(m))
+                && best_score.abs() < MATE_BOUND
+                && !(bound == Bound::Lower && best_score <= corrected)
+                && !(bound == Bound::Upper && best_score >= corrected)
+            {
+                self.tables
+                    .correction
+                    .update(self.board.position(), depth, best_score - raw);
+            }
             self.tt.store(
                 key,
                 ply,
                 best_move.map_or(0, pack_move),
                 best_score,
-                static_eval.unwrap_or(0),
+                raw_eval.unwrap_or(0),
                 depth,
                 bound,
             );
         }
         best_score
+    }
+
+    /// The uncorrected static evaluation of the current position: the TT
+    /// entry's copy when there is one.
+    fn raw_eval(&mut self, entry: Option<TtEntry>) -> Score {
+        entry.map_or_else(
+            || evaluate(self.board.position(), &mut self.tables.pawns),
+            |e| e.eval,
+        )
+    }
+
+    /// `raw` shifted by the correction history, kept clear of mate scores.
+    fn corrected_eval(&self, raw: Score) -> Score {
+        self.tables
+            .correction
+            .correct(self.board.position(), raw)
+            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Whether the side has a piece other than king and pawns (null-move and
@@ -985,16 +1010,15 @@ impl<'a> Worker<'a> {
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut stand_pat = -INFINITY;
+        let mut raw_eval = 0;
         let side = self.board.turn();
         let (previous, previous2) = self.previous_moves(ply);
         let mut picker = if in_check {
             let tt_move = entry.and_then(|e| unpack_move(e.packed_move, &moves));
             MovePicker::new(moves, tt_move, self.killers[ply], None, side)
         } else {
-            stand_pat = entry.map_or_else(
-                || evaluate(self.board.position(), &mut self.tables.pawns),
-                |e| e.eval,
-            );
+            raw_eval = self.raw_eval(entry);
+            stand_pat = self.corrected_eval(raw_eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -1049,13 +1073,12 @@ impl<'a> Worker<'a> {
             }
         }
         let bound = bound_for(best_score, original_alpha, beta);
-        let eval = if in_check { 0 } else { stand_pat };
         self.tt.store(
             key,
             ply,
             best_move.map_or(0, pack_move),
             best_score,
-            eval,
+            raw_eval,
             0,
             bound,
         );

@@ -180,6 +180,13 @@ struct PawnEntry {
 /// Number of entries of a pawn table (a power of two).
 const PAWN_TABLE_SIZE: usize = 1 << 13;
 
+/// A well-mixed hash of the pawn bitboards (Black, White); tables keyed by
+/// pawn structure take its top bits as their index.
+pub fn pawn_hash(pawns: [u64; 2]) -> u64 {
+    pawns[0].wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ pawns[1].rotate_left(29).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+}
+
 /// A per-thread cache of pawn-structure evaluations.
 pub struct PawnTable {
     entries: Box<[PawnEntry]>,
@@ -203,9 +210,7 @@ impl Default for PawnTable {
 
 impl PawnTable {
     fn index(pawns: [u64; 2]) -> usize {
-        let mixed = pawns[0].wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ pawns[1].rotate_left(29).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        (mixed >> (64 - PAWN_TABLE_SIZE.trailing_zeros())) as usize
+        (pawn_hash(pawns) >> (64 - PAWN_TABLE_SIZE.trailing_zeros())) as usize
     }
 
     /// The remembered evaluation of these pawns, if any.
