@@ -4,6 +4,7 @@
 
 use bench::bench_boards;
 use criterion::{Criterion, criterion_group, criterion_main};
+use sessa_engine::Board;
 use sessa_engine::eval::{NoTrace, PawnTable, evaluate, evaluate_traced};
 use sessa_engine::search::{SearchParams, SharedState, Worker};
 use sessa_engine::tables::ThreadTables;
@@ -60,6 +61,26 @@ fn evaluation(c: &mut Criterion) {
     });
 }
 
+/// Searches each board to `depth` from fresh thread tables, as the engine
+/// does at the start of a game, and returns the nodes searched.
+fn search_each(boards: &[Board], tt: &TranspositionTable, depth: u32) -> u64 {
+    let mut nodes = 0;
+    for board in boards {
+        let shared = SharedState::default();
+        let mut tables = ThreadTables::default();
+        let mut worker = Worker::new(
+            board.clone(),
+            tt,
+            &shared,
+            &mut tables,
+            SearchParams::depth(depth),
+            None,
+        );
+        nodes += worker.search().nodes;
+    }
+    nodes
+}
+
 /// Quiescence search, measured through a depth-1 search: the root tries every
 /// legal move once and searches captures and promotions below each one (all
 /// evasions when in check), so nearly all of its nodes are quiescence nodes.
@@ -69,23 +90,7 @@ fn quiescence(c: &mut Criterion) {
     let boards = bench_boards();
     let tt = TranspositionTable::new(1).expect("1 MB of hash");
     c.bench_function("quiescence_depth_1_all_positions", |b| {
-        b.iter(|| {
-            let mut nodes = 0;
-            for board in &boards {
-                let shared = SharedState::default();
-                let mut tables = ThreadTables::default();
-                let mut worker = Worker::new(
-                    board.clone(),
-                    &tt,
-                    &shared,
-                    &mut tables,
-                    SearchParams::depth(1),
-                    None,
-                );
-                nodes += worker.search().nodes;
-            }
-            nodes
-        })
+        b.iter(|| search_each(&boards, &tt, 1))
     });
 }
 
@@ -95,23 +100,7 @@ fn search(c: &mut Criterion) {
     let mut group = c.benchmark_group("search");
     group.sample_size(10);
     group.bench_function("depth_5_all_positions", |b| {
-        b.iter(|| {
-            let mut nodes = 0;
-            for board in &boards {
-                let shared = SharedState::default();
-                let mut tables = ThreadTables::default();
-                let mut worker = Worker::new(
-                    board.clone(),
-                    &tt,
-                    &shared,
-                    &mut tables,
-                    SearchParams::depth(5),
-                    None,
-                );
-                nodes += worker.search().nodes;
-            }
-            nodes
-        })
+        b.iter(|| search_each(&boards, &tt, 5))
     });
     group.finish();
 }
