@@ -729,17 +729,7 @@ impl<'a> Worker<'a> {
         let mut capture_count = 0;
         let mut move_count = 0;
         let mut skip_quiets = false;
-        loop {
-            let context = QuietContext {
-                history: &self.tables.history,
-                continuation: &self.tables.continuation,
-                previous,
-                previous2,
-            };
-            let Some(m) = picker.next(self.board.position(), &self.tables.capture_history, context)
-            else {
-                break;
-            };
+        while let Some(m) = self.next_move(&mut picker, previous, previous2) {
             if Some(m) == excluded {
                 continue;
             }
@@ -779,7 +769,11 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            let history = if quiet { context.score(side, m) } else { 0 };
+            let history = if quiet {
+                self.quiet_context(previous, previous2).score(side, m)
+            } else {
+                0
+            };
             // Singular extension: when every other move fails well below the
             // TT move's score, the TT move is the only good one: extend it.
             // When even without it the node fails high, cut off (multi-cut),
@@ -903,6 +897,33 @@ impl<'a> Worker<'a> {
             );
         }
         best_score
+    }
+
+    /// The tables that order quiet moves played after `previous` and `previous2`.
+    #[inline]
+    fn quiet_context(&self, previous: MovedPiece, previous2: MovedPiece) -> QuietContext<'_> {
+        QuietContext {
+            history: &self.tables.history,
+            continuation: &self.tables.continuation,
+            previous,
+            previous2,
+        }
+    }
+
+    /// The picker's next move at the current node, ordered by this thread's
+    /// histories; `previous` and `previous2` are the moves that led here.
+    #[inline]
+    fn next_move(
+        &self,
+        picker: &mut MovePicker,
+        previous: MovedPiece,
+        previous2: MovedPiece,
+    ) -> Option<Move> {
+        picker.next(
+            self.board.position(),
+            &self.tables.capture_history,
+            self.quiet_context(previous, previous2),
+        )
     }
 
     /// The uncorrected static evaluation of the current position: the TT
@@ -1032,17 +1053,7 @@ impl<'a> Worker<'a> {
             });
             MovePicker::tactical(tactical, side)
         };
-        loop {
-            let context = QuietContext {
-                history: &self.tables.history,
-                continuation: &self.tables.continuation,
-                previous,
-                previous2,
-            };
-            let Some(m) = picker.next(self.board.position(), &self.tables.capture_history, context)
-            else {
-                break;
-            };
+        while let Some(m) = self.next_move(&mut picker, previous, previous2) {
             if !in_check {
                 // Delta pruning: even winning the piece cannot reach alpha.
                 let gain = m.capture().map_or(0, crate::see::value);
