@@ -9,8 +9,8 @@
 //! then prunes and reduces on better estimates; the evaluation itself and the
 //! transposition table keep the uncorrected values.
 
-use crate::eval::Score;
 use crate::eval::pawns::pawn_hash;
+use crate::score::Score;
 use shakmaty::{Chess, Color, Position};
 
 /// Pawn structures tracked per side to move (a power of two).

@@ -27,7 +27,7 @@
 //! number; the other lines are still read.
 
 use crate::board::{Board, BoardError};
-use crate::search::ReportedScore;
+use crate::score::ReportedScore;
 use shakmaty::san::{San, SanError};
 use shakmaty::{CastlingMode, Move};
 use std::fmt;

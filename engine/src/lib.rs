@@ -15,6 +15,7 @@ pub mod eval;
 pub mod movepick;
 pub mod params;
 pub mod perft;
+pub mod score;
 pub mod search;
 pub mod see;
 pub mod tables;
@@ -23,5 +24,6 @@ pub mod time;
 pub mod tt;
 
 pub use board::{Board, BoardError, START_FEN};
-pub use search::{Limits, ReportedScore, SearchEvent, SearchInfo};
+pub use score::{ReportedScore, Score};
+pub use search::{Limits, SearchEvent, SearchInfo};
 pub use threads::Engine;

@@ -1,7 +1,7 @@
 //! Every constant that shapes the search, in one place, so that they can be
 //! tuned (for example by SPSA) without touching the search code.
 
-use crate::search::Score;
+use crate::score::Score;
 use std::sync::LazyLock;
 
 /// Half-width of the first aspiration window, in centipawns.

@@ -11,6 +11,7 @@ use crate::draw::is_search_draw;
 use crate::eval::evaluate;
 use crate::movepick::{Killers, MovePicker, MovedPiece, QuietContext, is_tactical, moved_piece};
 use crate::params::*;
+use crate::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, ReportedScore, Score};
 use crate::see::see_ge;
 use crate::tables::ThreadTables;
 use crate::time::{TimeBudget, TimeControl};
@@ -21,17 +22,6 @@ use shakmaty::{Color, Move, Position, Role};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// A score in centipawns (or a mate score) from the side to move's view.
-pub type Score = i32;
-
-/// Deepest ply the search reaches, quiescence included.
-pub const MAX_PLY: usize = 128;
-/// The score of being checkmated at the root; mate in `n` plies is `MATE - n`.
-pub const MATE: Score = 32_000;
-/// Scores at or beyond this magnitude are mate scores.
-pub const MATE_BOUND: Score = MATE - MAX_PLY as Score;
-/// Larger than any score.
-pub const INFINITY: Score = MATE + 1;
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_INTERVAL: u64 = 1024;
 /// Iterations after which `currmove` lines may be reported.
@@ -91,28 +81,6 @@ impl Limits {
             None if any_clock => TimeControl::Missing,
             // Only depth, nodes or mate limits, or a bare `go`: no clock.
             None => TimeControl::Unlimited,
-        }
-    }
-}
-
-/// A score as UCI reports it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReportedScore {
-    /// Centipawns from the engine's point of view.
-    Centipawns(Score),
-    /// Mate in this many moves (negative: the engine gets mated).
-    Mate(i32),
-}
-
-impl ReportedScore {
-    /// Converts an internal score.
-    pub fn from_score(score: Score) -> ReportedScore {
-        if score >= MATE_BOUND {
-            ReportedScore::Mate((MATE - score + 1) / 2)
-        } else if score <= -MATE_BOUND {
-            ReportedScore::Mate(-(MATE + score) / 2)
-        } else {
-            ReportedScore::Centipawns(score)
         }
     }
 }
@@ -209,8 +177,11 @@ pub struct SearchParams {
     pub budget: TimeBudget,
     /// Maximum iteration depth.
     pub max_depth: u32,
-    /// Node limit.
+    /// Node limit: the search is aborted once all threads together reach it.
     pub nodes: Option<u64>,
+    /// Soft node limit: no new iteration starts once this worker has searched
+    /// this many nodes (self-play data generation uses it with a hard `nodes` cap).
+    pub soft_nodes: Option<u64>,
     /// Stop once a mate in this many moves is found.
     pub mate: Option<u32>,
     /// Root moves to consider (empty: all).
@@ -230,6 +201,7 @@ impl SearchParams {
             budget: TimeBudget::UNLIMITED,
             max_depth: depth,
             nodes: None,
+            soft_nodes: None,
             mate: None,
             search_moves: Vec::new(),
             answer_forced_move_at_once: false,
@@ -458,6 +430,13 @@ impl<'a> Worker<'a> {
             return true;
         }
         if root_moves == 1 && self.params.answer_forced_move_at_once {
+            return true;
+        }
+        if self
+            .params
+            .soft_nodes
+            .is_some_and(|soft| self.nodes >= soft)
+        {
             return true;
         }
         match (self.params.budget.soft, self.clock_elapsed()) {
@@ -1209,21 +1188,6 @@ mod tests {
         let result = worker.search();
         let best = result_to_uci(&board, &result).0;
         (result, best)
-    }
-
-    #[test]
-    fn reported_scores() {
-        assert_eq!(ReportedScore::from_score(MATE - 1), ReportedScore::Mate(1));
-        assert_eq!(ReportedScore::from_score(MATE - 3), ReportedScore::Mate(2));
-        assert_eq!(
-            ReportedScore::from_score(-MATE + 2),
-            ReportedScore::Mate(-1)
-        );
-        assert_eq!(
-            ReportedScore::from_score(-MATE + 4),
-            ReportedScore::Mate(-2)
-        );
-        assert_eq!(ReportedScore::from_score(35), ReportedScore::Centipawns(35));
     }
 
     #[test]

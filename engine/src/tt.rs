@@ -9,7 +9,7 @@
 //! consistency. The move stored is only a hint and is matched against the
 //! legal moves of the node before use.
 
-use crate::search::{MATE_BOUND, Score};
+use crate::score::{MATE_BOUND, Score};
 use shakmaty::{Move, MoveList};
 use std::alloc::{Layout, alloc_zeroed};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
@@ -347,7 +347,7 @@ mod tests {
     #[test]
     fn mate_scores_are_ply_relative() {
         let tt = TranspositionTable::new(1).unwrap();
-        let mate_in_3_from_root = crate::search::MATE - 5;
+        let mate_in_3_from_root = crate::score::MATE - 5;
         tt.store(7, 2, 0, mate_in_3_from_root, 0, 4, Bound::Exact);
         // The same position seen at ply 4 is mated two plies later.
         assert_eq!(tt.probe(7, 4).unwrap().score, mate_in_3_from_root - 2);

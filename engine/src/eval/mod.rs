@@ -28,8 +28,7 @@ use shakmaty::{Bitboard, Chess, Color, Position, Role, Square, attacks};
 use terms::*;
 use weights::WEIGHTS;
 
-/// A score in centipawns from the side to move's point of view.
-pub type Score = i32;
+use crate::score::Score;
 
 /// Phase weight of each piece type, pawn to king.
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
