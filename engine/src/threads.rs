@@ -242,6 +242,7 @@ impl Engine {
             budget: TimeBudget::new(control, self.move_overhead),
             max_depth: limits.depth.unwrap_or(u32::MAX),
             nodes: limits.nodes,
+            soft_nodes: None,
             mate: limits.mate,
             search_moves: limits
                 .search_moves
