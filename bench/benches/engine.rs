@@ -1,14 +1,17 @@
 //! Micro-benchmarks over the bench positions: legal move generation, making
-//! a move with its key update, static evaluation, quiescence search and a
-//! fixed-depth search.
+//! a move with its key update, static evaluation (hand-crafted, and the
+//! network from scratch and with incremental updates), quiescence search and
+//! a fixed-depth search.
 
 use bench::bench_boards;
 use criterion::{Criterion, criterion_group, criterion_main};
 use sessa_engine::Board;
 use sessa_engine::eval::{NoTrace, PawnTable, evaluate, evaluate_traced};
+use sessa_engine::nnue::{Accumulator, AccumulatorStack, Kernel, Network};
 use sessa_engine::search::{SearchParams, SharedState, Worker};
 use sessa_engine::tables::ThreadTables;
 use sessa_engine::tt::TranspositionTable;
+use shakmaty::Position;
 use std::hint::black_box;
 
 fn movegen(c: &mut Criterion) {
@@ -57,6 +60,43 @@ fn evaluation(c: &mut Criterion) {
                 .iter()
                 .map(|board| evaluate_traced(black_box(board.position()), None, &mut NoTrace).white)
                 .sum::<i32>()
+        })
+    });
+}
+
+/// The network: a full refresh of both accumulators and an evaluation per
+/// position, and the incremental path the search takes: for every legal move
+/// of every position, update the accumulators, evaluate, and go back.
+fn network(c: &mut Criterion) {
+    let boards = bench_boards();
+    let net = Network::embedded();
+    let kernel = Kernel::detect();
+    c.bench_function("nnue_refresh_and_evaluate", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .map(|board| {
+                    let pos = black_box(board.position());
+                    let accumulator = Accumulator::refresh(&net, pos.board(), kernel);
+                    net.evaluate(&accumulator, pos.turn(), kernel)
+                })
+                .sum::<i32>()
+        })
+    });
+    let mut stack = AccumulatorStack::new(kernel);
+    c.bench_function("nnue_update_evaluate_for_every_move", |b| {
+        b.iter(|| {
+            let mut total = 0;
+            for board in &boards {
+                let pos = board.position();
+                stack.reset(&net, pos);
+                for m in pos.legal_moves() {
+                    stack.push(&net, pos, m);
+                    total += stack.evaluate(&net, !pos.turn());
+                    stack.pop();
+                }
+            }
+            total
         })
     });
 }
@@ -110,6 +150,7 @@ criterion_group!(
     movegen,
     make_unmake,
     evaluation,
+    network,
     quiescence,
     search
 );

@@ -13,6 +13,7 @@ pub mod draw;
 pub mod epd;
 pub mod eval;
 pub mod movepick;
+pub mod nnue;
 pub mod params;
 pub mod perft;
 pub mod score;

@@ -8,8 +8,8 @@
 
 use crate::board::Board;
 use crate::draw::is_search_draw;
-use crate::eval::evaluate;
 use crate::movepick::{Killers, MovePicker, MovedPiece, QuietContext, is_tactical, moved_piece};
+use crate::nnue::{AccumulatorStack, Network};
 use crate::params::*;
 use crate::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, ReportedScore, Score};
 use crate::see::see_ge;
@@ -19,6 +19,7 @@ use crate::tt::{Bound, TranspositionTable, TtEntry, pack_move, unpack_move};
 use crossbeam::channel::Sender;
 use crossbeam::utils::CachePadded;
 use shakmaty::{Color, Move, Position, Role};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -192,6 +193,8 @@ pub struct SearchParams {
     pub start: Instant,
     /// 0 for the main thread, which reports and keeps time; 1.. for helpers.
     pub thread_index: usize,
+    /// The evaluation network.
+    pub net: Arc<Network>,
 }
 
 impl SearchParams {
@@ -207,6 +210,7 @@ impl SearchParams {
             answer_forced_move_at_once: false,
             start: Instant::now(),
             thread_index: 0,
+            net: Network::embedded(),
         }
     }
 }
@@ -236,6 +240,8 @@ pub struct Worker<'a> {
     evals: [Option<Score>; MAX_PLY + 2],
     /// Whether the move made at each ply of the current line was a null move.
     null_at: [bool; MAX_PLY + 2],
+    /// The network's accumulators along the current line.
+    accumulators: AccumulatorStack,
 }
 
 /// A root move with what the last iteration learnt about it.
@@ -275,14 +281,8 @@ impl<'a> Worker<'a> {
             pv_len: [0; MAX_PLY + 1],
             evals: [None; MAX_PLY + 2],
             null_at: [false; MAX_PLY + 2],
+            accumulators: AccumulatorStack::default(),
         }
-    }
-
-    /// The quiescence score of the worker's position, side to move's point of
-    /// view: what the position is worth once captures have settled. Tuning
-    /// data keeps only positions whose static evaluation already equals it.
-    pub fn quiescence_score(&mut self) -> Score {
-        self.quiescence(-INFINITY, INFINITY, 0, true)
     }
 
     /// Nodes this worker searched.
@@ -349,6 +349,8 @@ impl<'a> Worker<'a> {
 
     /// Runs iterative deepening and returns the best move found.
     pub fn search(&mut self) -> SearchResult {
+        self.accumulators
+            .reset(&self.params.net, self.board.position());
         let legal = self.board.legal_moves();
         let mut root_moves: Vec<RootMove> = legal
             .iter()
@@ -447,12 +449,12 @@ impl<'a> Worker<'a> {
 
     /// The reply the TT suggests after `best`, for `bestmove ... ponder`.
     fn reply_from_tt(&mut self, best: Move) -> Option<Move> {
-        self.board.make(best);
+        self.make(best);
         let reply = self.tt.probe(self.board.key(), 1).and_then(|entry| {
             let legal = self.board.legal_moves();
             unpack_move(entry.packed_move, &legal)
         });
-        self.board.unmake();
+        self.unmake();
         reply
     }
 
@@ -527,7 +529,7 @@ impl<'a> Worker<'a> {
             }
             let nodes_before = self.nodes;
             self.moved[0] = moved_piece(self.board.turn(), m);
-            self.board.make(m);
+            self.make(m);
             let score = if index == 0 {
                 -self.negamax(-beta, -alpha, depth - 1, 1, true)
             } else {
@@ -538,7 +540,7 @@ impl<'a> Worker<'a> {
                     score
                 }
             };
-            self.board.unmake();
+            self.unmake();
             root_move.nodes = self.nodes - nodes_before;
             if self.stopped {
                 break;
@@ -584,7 +586,7 @@ impl<'a> Worker<'a> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return evaluate(self.board.position(), &mut self.tables.pawns);
+            return self.evaluate();
         }
         // Mate distance pruning: no line from here beats a shorter mate.
         alpha = alpha.max(-MATE + ply as Score);
@@ -655,12 +657,13 @@ impl<'a> Worker<'a> {
                     + depth / NMP_DEPTH_DIVISOR
                     + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
                 if self.board.make_null() {
+                    self.accumulators.push_null();
                     self.null_at[ply] = true;
                     self.moved[ply] = None;
                     let score =
                         -self.negamax(-beta, -beta + 1, depth - reduction - 1, ply + 1, false);
                     self.null_at[ply] = false;
-                    self.board.unmake();
+                    self.unmake();
                     if self.stopped {
                         return 0;
                     }
@@ -789,7 +792,7 @@ impl<'a> Worker<'a> {
             }
             move_count += 1;
             self.moved[ply] = moved_piece(side, m);
-            self.board.make(m);
+            self.make(m);
             let gives_check = self.board.in_check();
             let new_depth = depth - 1 + extension;
             let score = if move_count == 1 {
@@ -816,7 +819,7 @@ impl<'a> Worker<'a> {
                 }
                 score
             };
-            self.board.unmake();
+            self.unmake();
             if self.stopped {
                 return 0;
             }
@@ -905,13 +908,32 @@ impl<'a> Worker<'a> {
         )
     }
 
+    /// Makes the legal move `m` on the board and in the network's accumulators.
+    #[inline]
+    fn make(&mut self, m: Move) {
+        self.accumulators
+            .push(&self.params.net, self.board.position(), m);
+        self.board.make(m);
+    }
+
+    /// Takes back the last move (or null move) on the board and in the accumulators.
+    #[inline]
+    fn unmake(&mut self) {
+        self.board.unmake();
+        self.accumulators.pop();
+    }
+
+    /// The network's evaluation of the current position, side to move's view.
+    #[inline]
+    fn evaluate(&self) -> Score {
+        self.accumulators
+            .evaluate(&self.params.net, self.board.turn())
+    }
+
     /// The uncorrected static evaluation of the current position: the TT
     /// entry's copy when there is one.
     fn raw_eval(&mut self, entry: Option<TtEntry>) -> Score {
-        entry.map_or_else(
-            || evaluate(self.board.position(), &mut self.tables.pawns),
-            |e| e.eval,
-        )
+        entry.map_or_else(|| self.evaluate(), |e| e.eval)
     }
 
     /// `raw` shifted by the correction history, kept clear of mate scores.
@@ -988,11 +1010,7 @@ impl<'a> Worker<'a> {
         }
         let in_check = self.board.in_check();
         if ply >= MAX_PLY {
-            return if in_check {
-                0
-            } else {
-                evaluate(self.board.position(), &mut self.tables.pawns)
-            };
+            return if in_check { 0 } else { self.evaluate() };
         }
         let key = self.board.key();
         let entry = self.tt.probe(key, ply);
@@ -1045,9 +1063,9 @@ impl<'a> Worker<'a> {
                 }
             }
             self.moved[ply] = moved_piece(side, m);
-            self.board.make(m);
+            self.make(m);
             let score = -self.quiescence(-beta, -alpha, ply + 1, pv_node);
-            self.board.unmake();
+            self.unmake();
             if self.stopped {
                 return 0;
             }

@@ -29,6 +29,7 @@
 //! until `stop` (or `ponderhit`), as UCI requires.
 
 use crate::board::Board;
+use crate::nnue::Network;
 use crate::search::{
     IterationReport, Limits, SearchEvent, SearchParams, SearchResult, SharedState, Worker,
     iteration_info, result_to_uci,
@@ -190,6 +191,8 @@ pub struct Engine {
     clock_delay_ms: u64,
     /// A new game started since the last search: the threads' tables must be emptied.
     new_game_pending: bool,
+    /// The evaluation network every search uses.
+    net: Arc<Network>,
 }
 
 impl Default for Engine {
@@ -213,6 +216,7 @@ impl Engine {
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             clock_delay_ms: 0,
             new_game_pending: true,
+            net: Network::embedded(),
         }
     }
 
@@ -252,6 +256,7 @@ impl Engine {
             answer_forced_move_at_once: forced_answer,
             start: self.search_started,
             thread_index: 0,
+            net: Arc::clone(&self.net),
         };
         self.shared.stop.store(false, Ordering::Relaxed);
         self.shared.stop_requested.store(false, Ordering::Relaxed);
@@ -405,6 +410,16 @@ impl Engine {
     /// Time reserved per move for communication delays.
     pub fn set_move_overhead(&mut self, overhead: Duration) {
         self.move_overhead = overhead;
+    }
+
+    /// Evaluates with `net` from the next search on.
+    pub fn set_network(&mut self, net: Arc<Network>) {
+        self.net = net;
+    }
+
+    /// The evaluation network in use.
+    pub fn network(&self) -> &Arc<Network> {
+        &self.net
     }
 
     /// Free time per move before the main clock runs (delay clocks).

@@ -30,10 +30,12 @@ pub enum EngineOption {
     Ponder,
     /// Chess960 castling in FENs and moves.
     Chess960,
+    /// The evaluation network file (`<internal>`: the one built in).
+    EvalFile,
 }
 
 /// Every option, in the order `uci` lists them.
-pub const OPTIONS: [EngineOption; 7] = [
+pub const OPTIONS: [EngineOption; 8] = [
     EngineOption::Hash,
     EngineOption::Threads,
     EngineOption::ClearHash,
@@ -41,7 +43,11 @@ pub const OPTIONS: [EngineOption; 7] = [
     EngineOption::ClockDelay,
     EngineOption::Ponder,
     EngineOption::Chess960,
+    EngineOption::EvalFile,
 ];
+
+/// The `EvalFile` value that selects the network built into the binary.
+pub const INTERNAL_NETWORK: &str = "<internal>";
 
 /// Largest hash size offered, in MB (1 TB).
 pub const MAX_HASH_MB: i64 = 1 << 20;
@@ -57,6 +63,7 @@ impl EngineOption {
             EngineOption::ClockDelay => "Clock Delay",
             EngineOption::Ponder => "Ponder",
             EngineOption::Chess960 => "UCI_Chess960",
+            EngineOption::EvalFile => "EvalFile",
         }
     }
 
@@ -94,6 +101,9 @@ impl EngineOption {
             EngineOption::ClearHash => format!("option name {name} type button"),
             EngineOption::Ponder | EngineOption::Chess960 => {
                 format!("option name {name} type check default false")
+            }
+            EngineOption::EvalFile => {
+                format!("option name {name} type string default {INTERNAL_NETWORK}")
             }
             _ => {
                 let (default, min, max) = self.spin_range().expect("spin options have a range");

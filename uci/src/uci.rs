@@ -6,10 +6,10 @@
 //! so it answers `isready` at any time, also during a search, and it is the
 //! only writer of stdout.
 
-use crate::options::{EngineOption, OPTIONS, OptionError};
+use crate::options::{EngineOption, INTERNAL_NETWORK, OPTIONS, OptionError};
 use crossbeam::channel::{Receiver, Sender, select, unbounded};
 use sessa_engine::draw::game_state;
-use sessa_engine::eval::{MAX_PHASE, NORMAL_SCALE, breakdown};
+use sessa_engine::nnue::{Accumulator, Kernel, Network};
 use sessa_engine::perft::divide;
 use sessa_engine::score::ReportedScore;
 use sessa_engine::search::{Limits, SearchEvent, SearchInfo};
@@ -17,6 +17,7 @@ use sessa_engine::tt::Bound;
 use sessa_engine::{Board, Engine};
 use shakmaty::{CastlingMode, Color, Position};
 use std::io::{BufRead, Write};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Writes one line to stdout and flushes it. A closed stdout means the GUI is
@@ -213,6 +214,7 @@ impl Session {
             }),
             EngineOption::Ponder => option.parse_check(&value).map(|_| ()),
             EngineOption::Chess960 => option.parse_check(&value).map(|on| self.chess960 = on),
+            EngineOption::EvalFile => self.load_network(&value),
         };
         if let Err(e) = result {
             error(e);
@@ -283,38 +285,78 @@ impl Session {
         send(&format!("State: {:?}", game_state(board)));
     }
 
+    /// Switches to the network file at `path` (or the built-in one); a file
+    /// that cannot be used is refused and the current network kept.
+    fn load_network(&mut self, path: &str) -> Result<(), OptionError> {
+        let path = path.trim();
+        let net = if path.is_empty() || path == INTERNAL_NETWORK {
+            Network::embedded()
+        } else {
+            let net = Network::load(std::path::Path::new(path)).map_err(|e| {
+                OptionError(format!(
+                    "EvalFile '{path}': {e}; keeping {}",
+                    self.engine.network().file_name()
+                ))
+            })?;
+            Arc::from(net)
+        };
+        send(&format!(
+            "info string EvalFile: using network {}",
+            net.file_name()
+        ));
+        self.engine.set_network(net);
+        Ok(())
+    }
+
+    /// Prints the network's evaluation and, square by square, how much each
+    /// piece other than the kings adds to it (the drop when it is removed).
     fn eval(&self) {
-        let b = breakdown(self.engine.board().position());
+        let net = self.engine.network();
+        let pos = self.engine.board().position();
+        let kernel = Kernel::detect();
+        let white_view = |board: &shakmaty::Board| {
+            net.evaluate(
+                &Accumulator::refresh(net, board, kernel),
+                Color::White,
+                kernel,
+            )
+        };
+        let full = white_view(pos.board());
         send(&format!(
-            "info string {:>13} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
-            "term", "white", "", "black", "", "total", ""
+            "info string eval network {} (piece values in cp, White's view)",
+            net.file_name()
         ));
-        send(&format!(
-            "info string {:>13} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
-            "", "mg", "eg", "mg", "eg", "mg", "eg"
-        ));
-        for g in &b.groups {
-            let total = g.white - g.black;
-            send(&format!(
-                "info string {:>13} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
-                g.group.name(),
-                g.white.mg(),
-                g.white.eg(),
-                g.black.mg(),
-                g.black.eg(),
-                total.mg(),
-                total.eg()
-            ));
+        for rank in (0..8).rev() {
+            let mut row = format!("info string {} |", rank + 1);
+            for file in 0..8 {
+                let square = shakmaty::Square::from_coords(
+                    shakmaty::File::new(file),
+                    shakmaty::Rank::new(rank),
+                );
+                match pos.board().piece_at(square) {
+                    Some(piece) if piece.role != shakmaty::Role::King => {
+                        let mut without = pos.board().clone();
+                        without.discard_piece_at(square);
+                        row.push_str(&format!(
+                            " {}{:+5}",
+                            piece.char(),
+                            full - white_view(&without)
+                        ));
+                    }
+                    Some(piece) => row.push_str(&format!(" {}     ", piece.char())),
+                    None => row.push_str("  .    "),
+                }
+            }
+            send(&row);
         }
-        let t = b.total;
-        send(&format!(
-            "info string eval total mg {} eg {} phase {}/{MAX_PHASE} endgame scale {}/{NORMAL_SCALE} blended {} cp (White's view)",
-            t.mg, t.eg, t.phase, t.scale, t.white
-        ));
-        send(&format!(
-            "info string eval side to move {} cp",
-            b.side_to_move
-        ));
+        send("info string     a      b      c      d      e      f      g      h");
+        send(&format!("info string eval white {full} cp"));
+        let side = if pos.turn() == Color::White {
+            full
+        } else {
+            -full
+        };
+        send(&format!("info string eval side to move {side} cp"));
     }
 
     fn perft(&mut self, args: &[&str]) {

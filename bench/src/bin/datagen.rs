@@ -16,8 +16,9 @@
 //! file each (`chunk-000000.bin`, ...), written whole under a temporary name
 //! and then renamed. Chunk `k` depends only on the settings and `k`, so a run
 //! that is stopped resumes where it stopped (chunks already on disk are kept)
-//! and the same settings give the same files. The settings are written to
-//! `settings.txt` in the folder; a run with other settings refuses to add to it.
+//! and the same settings give the same files. The settings, with the name of
+//! the network the engine evaluates with, are written to `settings.txt` in
+//! the folder; a run with other settings refuses to add to it.
 //! The chunks run in parallel, one per thread (`--threads`, default all cores).
 
 use bulletformat::{BulletFormat, ChessBoard};
@@ -25,6 +26,7 @@ use clap::Parser;
 use rayon::prelude::*;
 use sessa_engine::Board;
 use sessa_engine::draw::{GameState, game_state};
+use sessa_engine::nnue::Network;
 use sessa_engine::score::MATE_BOUND;
 use sessa_engine::search::{SearchParams, SearchResult, SharedState, Worker};
 use sessa_engine::tables::ThreadTables;
@@ -175,7 +177,8 @@ fn read_openings(path: Option<&Path>) -> Result<Vec<String>, String> {
 /// The settings that decide the games, as written to `settings.txt`.
 fn settings_text(args: &Args) -> String {
     format!(
-        "format {FORMAT_VERSION}\nseed {}\ngames_per_chunk {}\nsoft_nodes {}\nhard_nodes {}\nrandom_plies {}\nmax_opening_score {}\nopenings {}\nhash {}\n",
+        "format {FORMAT_VERSION}\nevaluation {}\nseed {}\ngames_per_chunk {}\nsoft_nodes {}\nhard_nodes {}\nrandom_plies {}\nmax_opening_score {}\nopenings {}\nhash {}\n",
+        Network::embedded().file_name(),
         args.seed,
         args.games_per_chunk,
         args.soft_nodes,
