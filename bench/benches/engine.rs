@@ -1,12 +1,10 @@
 //! Micro-benchmarks over the bench positions: legal move generation, making
-//! a move with its key update, static evaluation (hand-crafted, and the
-//! network from scratch and with incremental updates), quiescence search and
-//! a fixed-depth search.
+//! a move with its key update, the evaluation network (from scratch and with
+//! incremental updates), quiescence search and a fixed-depth search.
 
 use bench::bench_boards;
 use criterion::{Criterion, criterion_group, criterion_main};
 use sessa_engine::Board;
-use sessa_engine::eval::{NoTrace, PawnTable, evaluate, evaluate_traced};
 use sessa_engine::nnue::{Accumulator, AccumulatorStack, Kernel, Network};
 use sessa_engine::search::{SearchParams, SharedState, Worker};
 use sessa_engine::tables::ThreadTables;
@@ -39,27 +37,6 @@ fn make_unmake(c: &mut Criterion) {
                 }
             }
             keys
-        })
-    });
-}
-
-fn evaluation(c: &mut Criterion) {
-    let boards = bench_boards();
-    let mut pawns = PawnTable::default();
-    c.bench_function("evaluate", |b| {
-        b.iter(|| {
-            boards
-                .iter()
-                .map(|board| evaluate(black_box(board.position()), &mut pawns))
-                .sum::<i32>()
-        })
-    });
-    c.bench_function("evaluate_without_pawn_table", |b| {
-        b.iter(|| {
-            boards
-                .iter()
-                .map(|board| evaluate_traced(black_box(board.position()), None, &mut NoTrace).white)
-                .sum::<i32>()
         })
     });
 }
@@ -145,13 +122,5 @@ fn search(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(
-    benches,
-    movegen,
-    make_unmake,
-    evaluation,
-    network,
-    quiescence,
-    search
-);
+criterion_group!(benches, movegen, make_unmake, network, quiescence, search);
 criterion_main!(benches);

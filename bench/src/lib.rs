@@ -1,6 +1,6 @@
 //! Shared fixtures for Sessa's criterion benchmarks, the trainer of its
-//! evaluation network (`train`, driven by the `train` binary), and the Texel
-//! tuner of its hand-crafted evaluation (`tune`, driven by the `tune` binary).
+//! evaluation network (`train`, driven by the `train` binary), and the fit of
+//! its win/draw/loss model (`wdl_fit`, driven by the `wdl_fit` binary).
 
 use sessa_engine::Board;
 use sessa_engine::bench::BENCH_POSITIONS;
@@ -15,4 +15,4 @@ pub fn bench_boards() -> Vec<Board> {
 }
 
 pub mod train;
-pub mod tune;
+pub mod wdl_fit;

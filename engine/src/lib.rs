@@ -11,7 +11,6 @@ pub mod board;
 pub mod correction;
 pub mod draw;
 pub mod epd;
-pub mod eval;
 pub mod movepick;
 pub mod nnue;
 pub mod params;
@@ -23,6 +22,7 @@ pub mod tables;
 pub mod threads;
 pub mod time;
 pub mod tt;
+pub mod wdl;
 
 pub use board::{Board, BoardError, START_FEN};
 pub use score::{ReportedScore, Score};

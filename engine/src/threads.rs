@@ -537,7 +537,7 @@ mod tests {
         let mut engine = Engine::new();
         run(&mut engine, &limits);
         let fresh = engine.nodes_searched();
-        // Another search fills the histories and pawn cache with other lines.
+        // Another search fills the histories and correction history with other lines.
         let other = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
         engine.set_position(Board::from_fen(other, shakmaty::CastlingMode::Standard).unwrap());
         run(&mut engine, &limits);
