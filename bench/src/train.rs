@@ -48,6 +48,18 @@ pub struct Features {
 impl Features {
     /// Reads the inputs of a record (side to move relative).
     pub fn of(record: &ChessBoard) -> Features {
+        Features::read(record, 0)
+    }
+
+    /// Reads the inputs of a record mirrored left to right (files a↔h), a
+    /// position that is worth the same, castling rights aside, which the
+    /// inputs do not show.
+    pub fn mirrored(record: &ChessBoard) -> Features {
+        Features::read(record, 7)
+    }
+
+    /// Reads the inputs with every square index XORed with `file_flip` (0 or 7).
+    fn read(record: &ChessBoard, file_flip: usize) -> Features {
         let mut features = Features {
             us: [0; MAX_FEATURES],
             them: [0; MAX_FEATURES],
@@ -59,7 +71,7 @@ impl Features {
             }
             let colour = usize::from(piece >> 3);
             let role = usize::from(piece & 7);
-            let square = usize::from(square);
+            let square = usize::from(square) ^ file_flip;
             features.us[features.count] = (colour * 384 + role * 64 + square) as u16;
             features.them[features.count] = ((colour ^ 1) * 384 + role * 64 + (square ^ 56)) as u16;
             features.count += 1;
@@ -377,6 +389,8 @@ pub struct Settings {
     pub held_out: f64,
     /// Seed of the initial weights, the hold-out split and the shuffles.
     pub seed: u64,
+    /// Train on every position mirrored left to right half of the time.
+    pub mirror: bool,
 }
 
 /// The loss after one epoch.
@@ -402,6 +416,12 @@ pub struct Trainer {
     held_out: Vec<ChessBoard>,
     /// Epochs already done.
     pub epochs_done: usize,
+}
+
+/// Whether the position at `index` is mirrored in `epoch`: half of them, a
+/// different half each epoch.
+fn mirror_this(epoch: u64, index: u32) -> bool {
+    Rng::new(epoch << 32 | u64::from(index)).next_u64() & 1 == 1
 }
 
 /// The mean loss of `net` over `records`.
@@ -480,6 +500,8 @@ impl Trainer {
             let net = &self.net;
             let train = &self.train;
             let wdl_weight = self.settings.wdl_weight;
+            let mirror = self.settings.mirror;
+            let epoch = self.epochs_done as u64;
             let (mut gradient, loss) = batch
                 .par_chunks(batch.len().div_ceil(threads))
                 .map(|part| {
@@ -487,7 +509,11 @@ impl Trainer {
                     let mut loss = 0.0f64;
                     for &index in part {
                         let record = &train[index as usize];
-                        let features = Features::of(record);
+                        let features = if mirror && mirror_this(epoch, index) {
+                            Features::mirrored(record)
+                        } else {
+                            Features::of(record)
+                        };
                         loss += f64::from(net.backward(
                             &features,
                             target(record, wdl_weight),

@@ -44,6 +44,9 @@ struct Args {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Train on each position mirrored left to right half of the time.
+    #[arg(long)]
+    mirror: bool,
     /// Continue from this checkpoint (same data and settings).
     #[arg(long)]
     resume: Option<PathBuf>,
@@ -78,6 +81,7 @@ fn run(args: &Args) -> Result<(), String> {
         wdl_weight: args.wdl,
         held_out: args.held_out,
         seed: args.seed,
+        mirror: args.mirror,
     };
     let mut trainer = Trainer::new(records, settings);
     if let Some(path) = &args.resume {
