@@ -11,7 +11,9 @@ use crate::draw::is_search_draw;
 use crate::eval::evaluate;
 use crate::movepick::{Killers, MovePicker, MovedPiece, QuietContext, is_tactical, moved_piece};
 use crate::params::*;
-use crate::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, ReportedScore, Score};
+use crate::score::{
+    INFINITY, MATE, MATE_BOUND, MAX_PLY, ReportedScore, Score, TB_WIN_BOUND, is_decisive,
+};
 use crate::see::see_ge;
 use crate::tables::ThreadTables;
 use crate::time::{TimeBudget, TimeControl};
@@ -477,7 +479,7 @@ impl<'a> Worker<'a> {
     /// Searches the root in a narrow window around the previous iteration's
     /// score, widening it on the side that failed until the score is inside.
     fn aspiration(&mut self, root_moves: &mut [RootMove], depth: i32, previous: Score) -> Score {
-        if depth < ASPIRATION_MIN_DEPTH || previous.abs() >= MATE_BOUND {
+        if depth < ASPIRATION_MIN_DEPTH || is_decisive(previous) {
             return self.search_root(root_moves, depth, -INFINITY, INFINITY);
         }
         let mut delta = ASPIRATION_WINDOW;
@@ -665,7 +667,7 @@ impl<'a> Worker<'a> {
                         return 0;
                     }
                     if score >= beta {
-                        let score = if score >= MATE_BOUND { beta } else { score };
+                        let score = if score >= TB_WIN_BOUND { beta } else { score };
                         if depth < NMP_VERIFY_DEPTH {
                             return score;
                         }
@@ -857,7 +859,7 @@ impl<'a> Worker<'a> {
             // says on which side of the evaluation the truth lies.
             if let (Some(raw), Some(corrected)) = (raw_eval, static_eval)
                 && best_move.is_none_or(|m| !is_tactical(m))
-                && best_score.abs() < MATE_BOUND
+                && !is_decisive(best_score)
                 && !(bound == Bound::Lower && best_score <= corrected)
                 && !(bound == Bound::Upper && best_score >= corrected)
             {
@@ -914,12 +916,13 @@ impl<'a> Worker<'a> {
         )
     }
 
-    /// `raw` shifted by the correction history, kept clear of mate scores.
+    /// `raw` shifted by the correction history, kept clear of tablebase and
+    /// mate scores.
     fn corrected_eval(&self, raw: Score) -> Score {
         self.tables
             .correction
             .correct(self.board.position(), raw)
-            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+            .clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
     /// Whether the side has a piece other than king and pawns (null-move and
