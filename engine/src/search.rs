@@ -94,7 +94,9 @@ pub struct SearchInfo {
     pub depth: u32,
     /// Deepest ply reached.
     pub seldepth: u32,
-    /// Score of the best move.
+    /// Which line this is (`multipv`): 1 for the best, up to the MultiPV setting.
+    pub multipv: usize,
+    /// Score of the line's move.
     pub score: ReportedScore,
     /// Whether the score is exact or only a bound.
     pub bound: Bound,
@@ -106,7 +108,7 @@ pub struct SearchInfo {
     pub hashfull: u32,
     /// Time since the search started, in ms.
     pub time_ms: u64,
-    /// The principal variation, in UCI notation.
+    /// The line's principal variation, in UCI notation.
     pub pv: Vec<String>,
 }
 
@@ -160,7 +162,7 @@ pub struct SearchResult {
     pub best: Option<Move>,
     /// Expected reply to the best move, when known.
     pub ponder: Option<Move>,
-    /// Score of the best move.
+    /// Score of the best move (the first line's).
     pub score: Score,
     /// Depth of the last finished iteration.
     pub depth: u32,
@@ -168,7 +170,18 @@ pub struct SearchResult {
     pub nodes: u64,
     /// Deepest ply of the last finished iteration.
     pub seldepth: u32,
-    /// Principal variation of the last finished iteration.
+    /// The lines of the last finished iteration, best first: as many as
+    /// MultiPV asked for and the root moves allow.
+    pub lines: Vec<PvLine>,
+}
+
+/// One line of a finished iteration: a root move's score and its principal
+/// variation, which starts with that move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PvLine {
+    /// Score of the line's first move.
+    pub score: Score,
+    /// The principal variation, legal from the root.
     pub pv: Vec<Move>,
 }
 
@@ -188,6 +201,8 @@ pub struct SearchParams {
     pub mate: Option<u32>,
     /// Root moves to consider (empty: all).
     pub search_moves: Vec<Move>,
+    /// Lines to search and report (MultiPV): the best this many root moves.
+    pub multipv: usize,
     /// Stop right after the first iteration when only one move is legal.
     pub answer_forced_move_at_once: bool,
     /// When `go` arrived; the time limits count from here (or from `ponderhit`).
@@ -206,6 +221,7 @@ impl SearchParams {
             soft_nodes: None,
             mate: None,
             search_moves: Vec::new(),
+            multipv: 1,
             answer_forced_move_at_once: false,
             start: Instant::now(),
             thread_index: 0,
@@ -241,10 +257,26 @@ pub struct Worker<'a> {
 }
 
 /// A root move with what the last iteration learnt about it.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct RootMove {
     mv: Move,
+    /// Nodes its search took.
     nodes: u64,
+    /// Its score, when it was the best move of a line.
+    score: Score,
+    /// Its principal variation, when it was the best move of a line.
+    pv: Vec<Move>,
+}
+
+impl RootMove {
+    fn new(mv: Move) -> RootMove {
+        RootMove {
+            mv,
+            nodes: 0,
+            score: -INFINITY,
+            pv: Vec::new(),
+        }
+    }
 }
 
 impl<'a> Worker<'a> {
@@ -349,19 +381,9 @@ impl<'a> Worker<'a> {
         self.pv_len[ply] = child_len;
     }
 
-    /// Runs iterative deepening and returns the best move found.
+    /// Runs iterative deepening and returns the best lines found.
     pub fn search(&mut self) -> SearchResult {
-        let legal = self.board.legal_moves();
-        let mut root_moves: Vec<RootMove> = legal
-            .iter()
-            .copied()
-            .filter(|m| self.params.search_moves.is_empty() || self.params.search_moves.contains(m))
-            .map(|mv| RootMove { mv, nodes: 0 })
-            .collect();
-        if root_moves.is_empty() {
-            // `searchmoves` listed nothing legal: consider every move.
-            root_moves = legal.iter().map(|&mv| RootMove { mv, nodes: 0 }).collect();
-        }
+        let mut root_moves = self.root_moves();
         let mut result = SearchResult {
             best: root_moves.first().map(|r| r.mv),
             ponder: None,
@@ -369,52 +391,117 @@ impl<'a> Worker<'a> {
             depth: 0,
             nodes: 0,
             seldepth: 0,
-            pv: Vec::new(),
+            lines: Vec::new(),
         };
         if root_moves.is_empty() {
             return result;
         }
-        let mut completed_pv: Vec<Move> = Vec::new();
+        let line_count = self.params.multipv.clamp(1, root_moves.len());
+        // The scores of the last finished iteration's lines, best first.
+        let mut previous_scores = vec![0; line_count];
         let max_depth = self.params.max_depth.clamp(1, MAX_PLY as u32 - 1);
         for depth in 1..=max_depth {
             if depth < max_depth && skips_depth(self.params.thread_index, depth) {
                 continue;
             }
             self.seldepth = 0;
-            let score = self.aspiration(&mut root_moves, depth as i32, result.score);
+            let scored =
+                self.search_lines(&mut root_moves, line_count, depth as i32, &previous_scores);
             // An aborted iteration is thrown away; in the first one, keep
-            // the best of the moves that were searched, if any was.
-            if self.stopped && (depth > 1 || score == -INFINITY) {
+            // the lines that got a score, if any did.
+            if self.stopped && (depth > 1 || scored == 0) {
                 break;
             }
-            // The root moves are sorted: the best is first.
-            result.best = Some(root_moves[0].mv);
-            result.score = score;
-            result.depth = depth;
-            completed_pv = self.pv[0][..self.pv_len[0]]
+            let lines = &mut root_moves[..scored];
+            lines.sort_by_key(|r| std::cmp::Reverse(r.score));
+            previous_scores = lines.iter().map(|r| r.score).collect();
+            result.lines = lines
                 .iter()
-                .map_while(|m| *m)
+                .map(|r| PvLine {
+                    score: r.score,
+                    pv: r.pv.clone(),
+                })
                 .collect();
-            if completed_pv.first() != result.best.as_ref() {
-                completed_pv = vec![root_moves[0].mv];
-            }
+            result.best = Some(root_moves[0].mv);
+            result.score = result.lines[0].score;
+            result.depth = depth;
             result.seldepth = self.seldepth as u32;
-            self.report_iteration(depth, score, &completed_pv);
+            self.report_iteration(depth, &result.lines);
             if self.stopped {
                 break;
             }
-            if self.iteration_ends_search(score, root_moves.len()) {
+            if self.iteration_ends_search(root_moves[0].score, root_moves.len()) {
                 break;
             }
         }
         self.flush_nodes();
-        result.ponder = completed_pv
-            .get(1)
+        result.ponder = result
+            .lines
+            .first()
+            .and_then(|line| line.pv.get(1))
             .copied()
             .or_else(|| result.best.and_then(|m| self.reply_from_tt(m)));
         result.nodes = self.nodes;
-        result.pv = completed_pv;
         result
+    }
+
+    /// The legal root moves that `searchmoves` allows (all of them when it
+    /// allows none).
+    fn root_moves(&self) -> Vec<RootMove> {
+        let legal = self.board.legal_moves();
+        let allowed: Vec<RootMove> = legal
+            .iter()
+            .copied()
+            .filter(|m| self.params.search_moves.is_empty() || self.params.search_moves.contains(m))
+            .map(RootMove::new)
+            .collect();
+        if allowed.is_empty() {
+            legal.iter().copied().map(RootMove::new).collect()
+        } else {
+            allowed
+        }
+    }
+
+    /// Searches the best `count` root moves at `depth`, one line at a time:
+    /// line `i` is the best of the root moves from index `i` on (the first
+    /// `i` hold the lines already found), searched in a window around the
+    /// score of line `i` in the last iteration. Returns how many lines got a
+    /// score: all of them unless the search stopped.
+    fn search_lines(
+        &mut self,
+        root_moves: &mut [RootMove],
+        count: usize,
+        depth: i32,
+        previous_scores: &[Score],
+    ) -> usize {
+        for line in 0..count {
+            let score =
+                self.aspiration(&mut root_moves[line..], depth, previous_scores[line], line);
+            if score == -INFINITY {
+                return line;
+            }
+            let pv = self.root_pv(root_moves[line].mv);
+            let root_move = &mut root_moves[line];
+            root_move.score = score;
+            root_move.pv = pv;
+            if self.stopped {
+                return line + 1;
+            }
+        }
+        count
+    }
+
+    /// The principal variation the root search just found for `best`.
+    fn root_pv(&self, best: Move) -> Vec<Move> {
+        let pv: Vec<Move> = self.pv[0][..self.pv_len[0]]
+            .iter()
+            .map_while(|m| *m)
+            .collect();
+        if pv.first() == Some(&best) {
+            pv
+        } else {
+            vec![best]
+        }
     }
 
     fn flush_nodes(&mut self) {
@@ -458,35 +545,45 @@ impl<'a> Worker<'a> {
         reply
     }
 
-    fn report_iteration(&self, depth: u32, score: Score, pv: &[Move]) {
+    fn report_iteration(&self, depth: u32, lines: &[PvLine]) {
         if self.events.is_none() {
             return;
         }
-        self.send(SearchEvent::Info(iteration_info(
+        let infos = iteration_infos(
             &self.board,
             IterationReport {
                 depth,
                 seldepth: self.seldepth as u32,
-                score,
-                pv,
+                lines,
                 nodes: self.total_nodes(),
                 elapsed: self.start.elapsed(),
                 hashfull: self.tt.hashfull(),
             },
-        )));
+        );
+        for info in infos {
+            self.send(SearchEvent::Info(info));
+        }
     }
 
     /// Searches the root in a narrow window around the previous iteration's
     /// score, widening it on the side that failed until the score is inside.
-    fn aspiration(&mut self, root_moves: &mut [RootMove], depth: i32, previous: Score) -> Score {
+    /// `moves_before` root moves come before `root_moves` (MultiPV lines
+    /// already found); they count in the move numbers reported.
+    fn aspiration(
+        &mut self,
+        root_moves: &mut [RootMove],
+        depth: i32,
+        previous: Score,
+        moves_before: usize,
+    ) -> Score {
         if depth < ASPIRATION_MIN_DEPTH || is_decisive(previous) {
-            return self.search_root(root_moves, depth, -INFINITY, INFINITY);
+            return self.search_root(root_moves, depth, -INFINITY, INFINITY, moves_before);
         }
         let mut delta = ASPIRATION_WINDOW;
         let mut alpha = (previous - delta).max(-INFINITY);
         let mut beta = (previous + delta).min(INFINITY);
         loop {
-            let score = self.search_root(root_moves, depth, alpha, beta);
+            let score = self.search_root(root_moves, depth, alpha, beta, moves_before);
             if self.stopped {
                 return score;
             }
@@ -514,6 +611,7 @@ impl<'a> Worker<'a> {
         depth: i32,
         mut alpha: Score,
         beta: Score,
+        moves_before: usize,
     ) -> Score {
         let mut best_score = -INFINITY;
         let mut best_index = 0;
@@ -524,7 +622,7 @@ impl<'a> Worker<'a> {
                 self.send(SearchEvent::CurrentMove {
                     depth: depth as u32,
                     mv: self.board.move_to_uci(m),
-                    number: index + 1,
+                    number: moves_before + index + 1,
                 });
             }
             let nodes_before = self.nodes;
@@ -1105,16 +1203,14 @@ fn bound_allows(bound: Bound, score: Score, alpha: Score, beta: Score) -> bool {
     }
 }
 
-/// What an `info` line about a finished iteration says.
+/// What the `info` lines about a finished iteration say.
 pub struct IterationReport<'a> {
     /// Nominal depth.
     pub depth: u32,
     /// Deepest ply reached.
     pub seldepth: u32,
-    /// Score of the best move.
-    pub score: Score,
-    /// The principal variation, legal from the root.
-    pub pv: &'a [Move],
+    /// The lines, best first.
+    pub lines: &'a [PvLine],
     /// Nodes of all threads.
     pub nodes: u64,
     /// Time since `go`.
@@ -1123,26 +1219,36 @@ pub struct IterationReport<'a> {
     pub hashfull: u32,
 }
 
-/// Builds the UCI report of an iteration searched from `root`.
-pub fn iteration_info(root: &Board, report: IterationReport<'_>) -> SearchInfo {
+/// Builds the UCI reports of an iteration searched from `root`, one per
+/// line, numbered from 1 in the order given.
+pub fn iteration_infos(root: &Board, report: IterationReport<'_>) -> Vec<SearchInfo> {
     let ms = report.elapsed.as_millis() as u64;
-    let mut board = root.clone();
-    let mut pv = Vec::with_capacity(report.pv.len());
-    for &m in report.pv {
-        pv.push(board.move_to_uci(m));
-        board.make(m);
-    }
-    SearchInfo {
-        depth: report.depth,
-        seldepth: report.seldepth,
-        score: ReportedScore::from_score(report.score),
-        bound: Bound::Exact,
-        nodes: report.nodes,
-        nps: report.nodes * 1000 / ms.max(1),
-        hashfull: report.hashfull,
-        time_ms: ms,
-        pv,
-    }
+    let uci_line = |line: &PvLine| {
+        let mut board = root.clone();
+        let mut pv = Vec::with_capacity(line.pv.len());
+        for &m in &line.pv {
+            pv.push(board.move_to_uci(m));
+            board.make(m);
+        }
+        pv
+    };
+    report
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(index, line)| SearchInfo {
+            depth: report.depth,
+            seldepth: report.seldepth,
+            multipv: index + 1,
+            score: ReportedScore::from_score(line.score),
+            bound: Bound::Exact,
+            nodes: report.nodes,
+            nps: report.nodes * 1000 / ms.max(1),
+            hashfull: report.hashfull,
+            time_ms: ms,
+            pv: uci_line(line),
+        })
+        .collect()
 }
 
 /// Lazy SMP diversification: helper threads skip some iterations, each in a

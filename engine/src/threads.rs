@@ -11,6 +11,8 @@
 //! that they fill the table with work the main thread will want next. The
 //! first thread to finish the last iteration (depth limit) ends the search
 //! for all, and the deepest finished iteration of any thread is played.
+//! With MultiPV every thread searches all the lines, and the lines reported
+//! last are those of the thread whose move is played.
 //!
 //! Each thread owns its board, search stack, killers, histories and PV table.
 //! What is shared is only the lock-free transposition table and a few atomics
@@ -31,7 +33,7 @@
 use crate::board::Board;
 use crate::search::{
     IterationReport, Limits, SearchEvent, SearchParams, SearchResult, SharedState, Worker,
-    iteration_info, result_to_uci,
+    iteration_infos, result_to_uci,
 };
 use crate::tables::ThreadTables;
 use crate::time::{TimeBudget, TimeControl};
@@ -155,21 +157,22 @@ fn run_job(job: Job, tables: &mut ThreadTables) {
         .cloned()
         .unwrap_or_else(|| all[0].clone());
     if chosen != all[0] && chosen.best.is_some() {
-        // A helper's result is played: report its line so that the last
-        // `info` agrees with `bestmove`.
-        let info = iteration_info(
+        // A helper's result is played: report its lines so that the last
+        // `info` lines agree with `bestmove`.
+        let infos = iteration_infos(
             &board,
             IterationReport {
                 depth: chosen.depth,
                 seldepth: chosen.seldepth,
-                score: chosen.score,
-                pv: &chosen.pv,
+                lines: &chosen.lines,
                 nodes: shared.nodes.load(Ordering::Relaxed),
                 elapsed: start.elapsed(),
                 hashfull: tt.hashfull(),
             },
         );
-        let _ = duty.events.send(SearchEvent::Info(info));
+        for info in infos {
+            let _ = duty.events.send(SearchEvent::Info(info));
+        }
     }
     drop(tt);
     drop(shared);
@@ -188,6 +191,8 @@ pub struct Engine {
     search_started: Instant,
     move_overhead: Duration,
     clock_delay_ms: u64,
+    /// Lines each search reports (MultiPV).
+    multipv: usize,
     /// A new game started since the last search: the threads' tables must be emptied.
     new_game_pending: bool,
 }
@@ -212,6 +217,7 @@ impl Engine {
             search_started: Instant::now(),
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             clock_delay_ms: 0,
+            multipv: 1,
             new_game_pending: true,
         }
     }
@@ -249,6 +255,7 @@ impl Engine {
                 .iter()
                 .filter_map(|text| board.parse_uci_move(text).ok())
                 .collect(),
+            multipv: self.multipv,
             answer_forced_move_at_once: forced_answer,
             start: self.search_started,
             thread_index: 0,
@@ -411,6 +418,12 @@ impl Engine {
     pub fn set_clock_delay(&mut self, delay: Duration) {
         self.clock_delay_ms = delay.as_millis() as u64;
     }
+
+    /// How many lines the next searches find and report (MultiPV; at least
+    /// 1): the best that many root moves, each with its score and line.
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.multipv = lines.max(1);
+    }
 }
 
 impl Drop for Engine {
@@ -445,7 +458,7 @@ mod tests {
             depth,
             nodes: 0,
             seldepth: 0,
-            pv: Vec::new(),
+            lines: Vec::new(),
         }
     }
 

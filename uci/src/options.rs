@@ -26,6 +26,8 @@ pub enum EngineOption {
     MoveOverhead,
     /// Free time per move in delay clocks, in ms (UCI has no field for it).
     ClockDelay,
+    /// How many best lines a search reports.
+    MultiPv,
     /// Whether the GUI may let the engine ponder.
     Ponder,
     /// Chess960 castling in FENs and moves.
@@ -33,18 +35,21 @@ pub enum EngineOption {
 }
 
 /// Every option, in the order `uci` lists them.
-pub const OPTIONS: [EngineOption; 7] = [
+pub const OPTIONS: [EngineOption; 8] = [
     EngineOption::Hash,
     EngineOption::Threads,
     EngineOption::ClearHash,
     EngineOption::MoveOverhead,
     EngineOption::ClockDelay,
+    EngineOption::MultiPv,
     EngineOption::Ponder,
     EngineOption::Chess960,
 ];
 
 /// Largest hash size offered, in MB (1 TB).
 pub const MAX_HASH_MB: i64 = 1 << 20;
+/// Most lines MultiPV offers.
+pub const MAX_MULTIPV: i64 = 256;
 
 impl EngineOption {
     /// The option's name as the GUI shows it.
@@ -55,6 +60,7 @@ impl EngineOption {
             EngineOption::ClearHash => "Clear Hash",
             EngineOption::MoveOverhead => "Move Overhead",
             EngineOption::ClockDelay => "Clock Delay",
+            EngineOption::MultiPv => "MultiPV",
             EngineOption::Ponder => "Ponder",
             EngineOption::Chess960 => "UCI_Chess960",
         }
@@ -83,6 +89,7 @@ impl EngineOption {
                 5000,
             )),
             EngineOption::ClockDelay => Some((0, 0, 600_000)),
+            EngineOption::MultiPv => Some((1, 1, MAX_MULTIPV)),
             _ => None,
         }
     }

@@ -211,6 +211,9 @@ impl Session {
                 self.engine
                     .set_clock_delay(Duration::from_millis(ms as u64))
             }),
+            EngineOption::MultiPv => option
+                .parse_spin(&value)
+                .map(|lines| self.engine.set_multipv(lines as usize)),
             EngineOption::Ponder => option.parse_check(&value).map(|_| ()),
             EngineOption::Chess960 => option.parse_check(&value).map(|on| self.chess960 = on),
         };
@@ -469,9 +472,10 @@ pub fn format_info(info: &SearchInfo) -> String {
         Bound::Upper => " upperbound",
     };
     format!(
-        "info depth {} seldepth {} multipv 1 score {score}{bound} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} time {} pv {}",
         info.depth,
         info.seldepth,
+        info.multipv,
         info.nodes,
         info.nps,
         info.hashfull,
