@@ -32,10 +32,33 @@ pub enum EngineOption {
     Ponder,
     /// Chess960 castling in FENs and moves.
     Chess960,
+    /// The GUI says it analyses rather than plays a game.
+    AnalyseMode,
+}
+
+/// What kind of value an option takes, with its default, as `uci` declares it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OptionKind {
+    /// No value: setting it acts.
+    Button,
+    /// `true` or `false`.
+    Check {
+        /// The value before any `setoption`.
+        default: bool,
+    },
+    /// An integer in `min..=max`.
+    Spin {
+        /// The value before any `setoption`.
+        default: i64,
+        /// Smallest value accepted.
+        min: i64,
+        /// Largest value accepted.
+        max: i64,
+    },
 }
 
 /// Every option, in the order `uci` lists them.
-pub const OPTIONS: [EngineOption; 8] = [
+pub const OPTIONS: [EngineOption; 9] = [
     EngineOption::Hash,
     EngineOption::Threads,
     EngineOption::ClearHash,
@@ -44,6 +67,7 @@ pub const OPTIONS: [EngineOption; 8] = [
     EngineOption::MultiPv,
     EngineOption::Ponder,
     EngineOption::Chess960,
+    EngineOption::AnalyseMode,
 ];
 
 /// Largest hash size offered, in MB (1 TB).
@@ -63,6 +87,7 @@ impl EngineOption {
             EngineOption::MultiPv => "MultiPV",
             EngineOption::Ponder => "Ponder",
             EngineOption::Chess960 => "UCI_Chess960",
+            EngineOption::AnalyseMode => "UCI_AnalyseMode",
         }
     }
 
@@ -74,36 +99,39 @@ impl EngineOption {
             .find(|o| o.name().eq_ignore_ascii_case(&wanted))
     }
 
-    /// `(default, min, max)` of a spin option.
-    fn spin_range(self) -> Option<(i64, i64, i64)> {
+    /// The kind of value the option takes and its default.
+    pub fn kind(self) -> OptionKind {
+        let spin = |default: i64, min: i64, max: i64| OptionKind::Spin { default, min, max };
         match self {
-            EngineOption::Hash => Some((
+            EngineOption::Hash => spin(
                 sessa_engine::threads::DEFAULT_HASH_MB as i64,
                 1,
                 MAX_HASH_MB,
-            )),
-            EngineOption::Threads => Some((1, 1, sessa_engine::threads::MAX_THREADS as i64)),
-            EngineOption::MoveOverhead => Some((
+            ),
+            EngineOption::Threads => spin(1, 1, sessa_engine::threads::MAX_THREADS as i64),
+            EngineOption::ClearHash => OptionKind::Button,
+            EngineOption::MoveOverhead => spin(
                 sessa_engine::threads::DEFAULT_MOVE_OVERHEAD_MS as i64,
                 0,
                 5000,
-            )),
-            EngineOption::ClockDelay => Some((0, 0, 600_000)),
-            EngineOption::MultiPv => Some((1, 1, MAX_MULTIPV)),
-            _ => None,
+            ),
+            EngineOption::ClockDelay => spin(0, 0, 600_000),
+            EngineOption::MultiPv => spin(1, 1, MAX_MULTIPV),
+            EngineOption::Ponder | EngineOption::Chess960 | EngineOption::AnalyseMode => {
+                OptionKind::Check { default: false }
+            }
         }
     }
 
     /// The `option name ... type ...` line of the `uci` answer.
     pub fn declaration(self) -> String {
         let name = self.name();
-        match self {
-            EngineOption::ClearHash => format!("option name {name} type button"),
-            EngineOption::Ponder | EngineOption::Chess960 => {
-                format!("option name {name} type check default false")
+        match self.kind() {
+            OptionKind::Button => format!("option name {name} type button"),
+            OptionKind::Check { default } => {
+                format!("option name {name} type check default {default}")
             }
-            _ => {
-                let (default, min, max) = self.spin_range().expect("spin options have a range");
+            OptionKind::Spin { default, min, max } => {
                 format!("option name {name} type spin default {default} min {min} max {max}")
             }
         }
@@ -111,9 +139,9 @@ impl EngineOption {
 
     /// Reads a spin value, refusing text and values out of range.
     pub fn parse_spin(self, value: &str) -> Result<i64, OptionError> {
-        let (_, min, max) = self
-            .spin_range()
-            .ok_or_else(|| OptionError(format!("{} is not a spin option", self.name())))?;
+        let OptionKind::Spin { min, max, .. } = self.kind() else {
+            return Err(OptionError(format!("{} is not a spin option", self.name())));
+        };
         let number: i64 = value
             .trim()
             .parse()
@@ -167,5 +195,22 @@ mod tests {
         assert!(EngineOption::Hash.parse_spin("65536").is_ok());
         assert_eq!(EngineOption::Ponder.parse_check("TRUE"), Ok(true));
         assert!(EngineOption::Ponder.parse_check("yes").is_err());
+    }
+
+    #[test]
+    fn declarations_follow_the_kind() {
+        assert_eq!(
+            EngineOption::MultiPv.declaration(),
+            "option name MultiPV type spin default 1 min 1 max 256"
+        );
+        assert_eq!(
+            EngineOption::AnalyseMode.declaration(),
+            "option name UCI_AnalyseMode type check default false"
+        );
+        assert_eq!(
+            EngineOption::ClearHash.declaration(),
+            "option name Clear Hash type button"
+        );
+        assert!(EngineOption::Ponder.parse_spin("1").is_err());
     }
 }

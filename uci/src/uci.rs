@@ -149,7 +149,7 @@ impl Session {
             "uci" => self.uci(),
             "isready" => send("readyok"),
             "debug" => self.debug = args.first() != Some(&"off"),
-            "setoption" => self.set_option(args),
+            "setoption" => self.set_option(&line.trim_start()[command.len()..]),
             "ucinewgame" => self.engine.new_game(),
             "position" => self.position(args),
             "go" => self.go(args),
@@ -179,7 +179,7 @@ impl Session {
         send("uciok");
     }
 
-    fn set_option(&mut self, args: &[&str]) {
+    fn set_option(&mut self, args: &str) {
         let (name, value) = match parse_setoption(args) {
             Some(parts) => parts,
             None => return error("setoption needs 'name <id> [value <x>]'"),
@@ -216,6 +216,8 @@ impl Session {
                 .map(|lines| self.engine.set_multipv(lines as usize)),
             EngineOption::Ponder => option.parse_check(&value).map(|_| ()),
             EngineOption::Chess960 => option.parse_check(&value).map(|on| self.chess960 = on),
+            // Sessa analyses as it plays; the option is there for GUIs that set it.
+            EngineOption::AnalyseMode => option.parse_check(&value).map(|_| ()),
         };
         if let Err(e) = result {
             error(e);
@@ -354,22 +356,32 @@ impl Session {
     }
 }
 
-/// Splits `setoption` arguments into the option name and value (both may
-/// contain spaces; the keywords are matched without regard to case).
-pub fn parse_setoption(args: &[&str]) -> Option<(String, String)> {
-    let (first, rest) = args.split_first()?;
+/// Splits the arguments of `setoption` (the text after the command) into
+/// the option name and value; the keywords are matched without regard to
+/// case. The name's words are joined by single spaces. The value is the text
+/// after `value` as written, spaces inside kept (a folder name may hold
+/// several), without the spaces around it.
+pub fn parse_setoption(args: &str) -> Option<(String, String)> {
+    let words: Vec<&str> = args.split_whitespace().collect();
+    let (first, rest) = words.split_first()?;
     if !first.eq_ignore_ascii_case("name") {
         return None;
     }
     let value_at = rest.iter().position(|t| t.eq_ignore_ascii_case("value"));
     let (name, value) = match value_at {
-        Some(i) => (&rest[..i], &rest[i + 1..]),
-        None => (rest, &[][..]),
+        Some(i) => (&rest[..i], text_after(args, rest[i])),
+        None => (rest, ""),
     };
     if name.is_empty() {
         return None;
     }
-    Some((name.join(" "), value.join(" ")))
+    Some((name.join(" "), value.trim().to_string()))
+}
+
+/// The part of `text` after `word`, a slice of `text`.
+fn text_after<'a>(text: &'a str, word: &str) -> &'a str {
+    let end = word.as_ptr() as usize - text.as_ptr() as usize + word.len();
+    &text[end..]
 }
 
 /// Builds the board a `position` command describes.
@@ -490,17 +502,20 @@ mod tests {
 
     #[test]
     fn setoption_names_and_values_with_spaces() {
-        let args: Vec<&str> = "name Clear Hash".split_whitespace().collect();
         assert_eq!(
-            parse_setoption(&args),
+            parse_setoption(" name Clear  Hash"),
             Some(("Clear Hash".into(), String::new()))
         );
-        let args: Vec<&str> = "NAME move overhead VALUE 100".split_whitespace().collect();
         assert_eq!(
-            parse_setoption(&args),
+            parse_setoption(" NAME move\toverhead VALUE 100\r\n"),
             Some(("move overhead".into(), "100".into()))
         );
-        assert_eq!(parse_setoption(&["value", "3"]), None);
+        assert_eq!(
+            parse_setoption(" name SyzygyPath value  /tables/my  tables:/more value \n"),
+            Some(("SyzygyPath".into(), "/tables/my  tables:/more value".into()))
+        );
+        assert_eq!(parse_setoption(" value 3"), None);
+        assert_eq!(parse_setoption(" name value 3"), None);
     }
 
     #[test]
