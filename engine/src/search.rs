@@ -3,8 +3,13 @@
 //! game applied at every node.
 //!
 //! A [`Worker`] is one search thread. It owns its board, killers, history and
-//! PV table; it shares only the transposition table and a few atomics in
-//! [`SharedState`]. It never prints: results leave as [`SearchEvent`]s.
+//! PV table; it shares only the transposition table, the read-only Syzygy
+//! tablebases and a few atomics in [`SharedState`]. It never prints: results
+//! leave as [`SearchEvent`]s.
+//!
+//! With MultiPV the root is searched line by line; with the root in the
+//! tablebases, only among the moves that keep the best result first (see
+//! [`crate::syzygy`]).
 
 use crate::board::Board;
 use crate::draw::is_search_draw;
@@ -12,9 +17,10 @@ use crate::eval::evaluate;
 use crate::movepick::{Killers, MovePicker, MovedPiece, QuietContext, is_tactical, moved_piece};
 use crate::params::*;
 use crate::score::{
-    INFINITY, MATE, MATE_BOUND, MAX_PLY, ReportedScore, Score, TB_WIN_BOUND, is_decisive,
+    INFINITY, MATE, MATE_BOUND, MAX_PLY, ReportedScore, Score, TB_WIN_BOUND, is_decisive, is_mate,
 };
 use crate::see::see_ge;
+use crate::syzygy::TablebasePlan;
 use crate::tables::ThreadTables;
 use crate::time::{TimeBudget, TimeControl};
 use crate::tt::{Bound, TranspositionTable, TtEntry, pack_move, unpack_move};
@@ -28,6 +34,9 @@ use std::time::{Duration, Instant};
 const CHECK_INTERVAL: u64 = 1024;
 /// Iterations after which `currmove` lines may be reported.
 const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
+/// Depth a tablebase result is stored with beyond the depth it cut: the
+/// tables know more than any search of that depth.
+const TABLEBASE_DEPTH_BONUS: i32 = 6;
 
 /// What the `go` command asked for, before it is turned into a time budget.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -106,6 +115,8 @@ pub struct SearchInfo {
     pub nps: u64,
     /// Transposition table use in permill.
     pub hashfull: u32,
+    /// Tablebase probes so far (all threads).
+    pub tbhits: u64,
     /// Time since the search started, in ms.
     pub time_ms: u64,
     /// The line's principal variation, in UCI notation.
@@ -135,8 +146,8 @@ pub enum SearchEvent {
     },
 }
 
-/// State shared by all threads of one engine: the stop signal, pondering and
-/// node counters. Everything else is owned by each thread.
+/// State shared by all threads of one engine: the stop signal, pondering,
+/// node and tablebase hit counters. Everything else is owned by each thread.
 #[derive(Debug, Default)]
 pub struct SharedState {
     /// Set to end the search (by `stop`, time, limits, or the main thread
@@ -153,6 +164,8 @@ pub struct SharedState {
     /// count every 1024 nodes; the counter has a cache line of its own so
     /// that these writes do not slow down the threads polling the flags.
     pub nodes: CachePadded<AtomicU64>,
+    /// Tablebase probes of all threads in this search, the root's included.
+    pub tb_hits: CachePadded<AtomicU64>,
 }
 
 /// The result of a finished search.
@@ -203,6 +216,8 @@ pub struct SearchParams {
     pub search_moves: Vec<Move>,
     /// Lines to search and report (MultiPV): the best this many root moves.
     pub multipv: usize,
+    /// The tablebase ranking of the root moves and the probes below the root.
+    pub tablebases: TablebasePlan,
     /// Stop right after the first iteration when only one move is legal.
     pub answer_forced_move_at_once: bool,
     /// When `go` arrived; the time limits count from here (or from `ponderhit`).
@@ -222,6 +237,7 @@ impl SearchParams {
             mate: None,
             search_moves: Vec::new(),
             multipv: 1,
+            tablebases: TablebasePlan::default(),
             answer_forced_move_at_once: false,
             start: Instant::now(),
             thread_index: 0,
@@ -266,6 +282,10 @@ struct RootMove {
     score: Score,
     /// Its principal variation, when it was the best move of a line.
     pv: Vec<Move>,
+    /// Its tablebase rank (higher is better; all 0 outside the tables).
+    tb_rank: i32,
+    /// The score the tablebases give it, when the root is in the tables.
+    tb_score: Option<Score>,
 }
 
 impl RootMove {
@@ -275,6 +295,21 @@ impl RootMove {
             nodes: 0,
             score: -INFINITY,
             pv: Vec::new(),
+            tb_rank: 0,
+            tb_score: None,
+        }
+    }
+
+    /// The line this move heads: its search score, unless the tablebases
+    /// know better and the search proved no mate.
+    fn line(&self) -> PvLine {
+        let score = match self.tb_score {
+            Some(tb_score) if !is_mate(self.score) => tb_score,
+            _ => self.score,
+        };
+        PvLine {
+            score,
+            pv: self.pv.clone(),
         }
     }
 }
@@ -413,15 +448,9 @@ impl<'a> Worker<'a> {
                 break;
             }
             let lines = &mut root_moves[..scored];
-            lines.sort_by_key(|r| std::cmp::Reverse(r.score));
+            lines.sort_by_key(|r| (std::cmp::Reverse(r.tb_rank), std::cmp::Reverse(r.score)));
             previous_scores = lines.iter().map(|r| r.score).collect();
-            result.lines = lines
-                .iter()
-                .map(|r| PvLine {
-                    score: r.score,
-                    pv: r.pv.clone(),
-                })
-                .collect();
+            result.lines = lines.iter().map(RootMove::line).collect();
             result.best = Some(root_moves[0].mv);
             result.score = result.lines[0].score;
             result.depth = depth;
@@ -446,7 +475,7 @@ impl<'a> Worker<'a> {
     }
 
     /// The legal root moves that `searchmoves` allows (all of them when it
-    /// allows none).
+    /// allows none), those the tablebases rank higher first.
     fn root_moves(&self) -> Vec<RootMove> {
         let legal = self.board.legal_moves();
         let allowed: Vec<RootMove> = legal
@@ -455,18 +484,33 @@ impl<'a> Worker<'a> {
             .filter(|m| self.params.search_moves.is_empty() || self.params.search_moves.contains(m))
             .map(RootMove::new)
             .collect();
-        if allowed.is_empty() {
+        let mut root_moves = if allowed.is_empty() {
             legal.iter().copied().map(RootMove::new).collect()
         } else {
             allowed
+        };
+        for root_move in &mut root_moves {
+            if let Some(rank) = self
+                .params
+                .tablebases
+                .root
+                .iter()
+                .find(|r| r.mv == root_move.mv)
+            {
+                root_move.tb_rank = rank.rank;
+                root_move.tb_score = Some(rank.score);
+            }
         }
+        root_moves.sort_by_key(|r| std::cmp::Reverse(r.tb_rank));
+        root_moves
     }
 
     /// Searches the best `count` root moves at `depth`, one line at a time:
     /// line `i` is the best of the root moves from index `i` on (the first
-    /// `i` hold the lines already found), searched in a window around the
-    /// score of line `i` in the last iteration. Returns how many lines got a
-    /// score: all of them unless the search stopped.
+    /// `i` hold the lines already found) that share the tablebase rank of
+    /// the move at `i`, searched in a window around the score of line `i` in
+    /// the last iteration. Returns how many lines got a score: all of them
+    /// unless the search stopped.
     fn search_lines(
         &mut self,
         root_moves: &mut [RootMove],
@@ -474,9 +518,17 @@ impl<'a> Worker<'a> {
         depth: i32,
         previous_scores: &[Score],
     ) -> usize {
+        let mut rank_end = 0;
         for line in 0..count {
-            let score =
-                self.aspiration(&mut root_moves[line..], depth, previous_scores[line], line);
+            if line == rank_end {
+                let rank = root_moves[line].tb_rank;
+                rank_end += root_moves[line..]
+                    .iter()
+                    .take_while(|r| r.tb_rank == rank)
+                    .count();
+            }
+            let moves = &mut root_moves[line..rank_end];
+            let score = self.aspiration(moves, depth, previous_scores[line], line);
             if score == -INFINITY {
                 return line;
             }
@@ -556,6 +608,7 @@ impl<'a> Worker<'a> {
                 seldepth: self.seldepth as u32,
                 lines,
                 nodes: self.total_nodes(),
+                tbhits: self.shared.tb_hits.load(Ordering::Relaxed),
                 elapsed: self.start.elapsed(),
                 hashfull: self.tt.hashfull(),
             },
@@ -708,6 +761,28 @@ impl<'a> Worker<'a> {
             return entry.score;
         }
 
+        // Tablebases: after a capture or pawn move into a position they
+        // cover, their result stands in for the search when it settles the
+        // window; at PV nodes it bounds what the search may return.
+        let mut tablebase_floor = -INFINITY;
+        let mut tablebase_ceiling = INFINITY;
+        if excluded.is_none()
+            && let Some((score, bound)) = self.probe_tablebase(depth, ply)
+        {
+            if bound_allows(bound, score, alpha, beta) {
+                let raw = if in_check { 0 } else { self.raw_eval(entry) };
+                let depth = depth + TABLEBASE_DEPTH_BONUS;
+                self.tt.store(key, ply, 0, score, raw, depth, bound);
+                return score;
+            }
+            if pv_node && bound == Bound::Lower {
+                tablebase_floor = score;
+                alpha = alpha.max(score);
+            } else if pv_node {
+                tablebase_ceiling = score;
+            }
+        }
+
         // Static evaluation, corrected by the correction history (the TT
         // keeps the uncorrected one), then sharpened by a TT score whose
         // bound points the right way.
@@ -800,7 +875,7 @@ impl<'a> Worker<'a> {
         let mut picker = MovePicker::new(moves, tt_move, killers, counter, side);
 
         let original_alpha = alpha;
-        let mut best_score = -INFINITY;
+        let mut best_score = tablebase_floor;
         let mut best_move = None;
         let mut quiets_tried: [Option<Move>; 64] = [None; 64];
         let mut quiet_count = 0;
@@ -951,6 +1026,7 @@ impl<'a> Worker<'a> {
             // Only the excluded move was legal (or worth trying).
             return alpha;
         }
+        best_score = best_score.min(tablebase_ceiling);
         if excluded.is_none() {
             let bound = bound_for(best_score, original_alpha, beta);
             // Learn the evaluation's error from quiet results whose bound
@@ -987,6 +1063,15 @@ impl<'a> Worker<'a> {
             previous,
             previous2,
         }
+    }
+
+    /// The tablebases' score and bound for the current node, when the
+    /// search probes them here; every probe counts in `tbhits`.
+    fn probe_tablebase(&self, depth: i32, ply: usize) -> Option<(Score, Bound)> {
+        let probe = self.params.tablebases.probe.as_ref()?;
+        let verdict = probe.probe(&self.board, depth, ply)?;
+        self.shared.tb_hits.fetch_add(1, Ordering::Relaxed);
+        Some(verdict)
     }
 
     /// The picker's next move at the current node, ordered by this thread's
@@ -1213,6 +1298,8 @@ pub struct IterationReport<'a> {
     pub lines: &'a [PvLine],
     /// Nodes of all threads.
     pub nodes: u64,
+    /// Tablebase probes of all threads.
+    pub tbhits: u64,
     /// Time since `go`.
     pub elapsed: Duration,
     /// Table use in permill.
@@ -1245,6 +1332,7 @@ pub fn iteration_infos(root: &Board, report: IterationReport<'_>) -> Vec<SearchI
             nodes: report.nodes,
             nps: report.nodes * 1000 / ms.max(1),
             hashfull: report.hashfull,
+            tbhits: report.tbhits,
             time_ms: ms,
             pv: uci_line(line),
         })

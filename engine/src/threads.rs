@@ -15,11 +15,13 @@
 //! last are those of the thread whose move is played.
 //!
 //! Each thread owns its board, search stack, killers, histories and PV table.
-//! What is shared is only the lock-free transposition table and a few atomics
-//! in [`SharedState`]: the stop flags, the pondering flag, the clock start,
+//! What is shared is only the lock-free transposition table, the Syzygy
+//! tablebases (read-only), and a few atomics in [`SharedState`]: the stop
+//! flags, the pondering flag, the clock start, the tablebase hit counter,
 //! and a node counter that each thread adds to every 1024 nodes, so the
 //! counter sees one write per thread per thousand nodes rather than one per
-//! node. No structure grows with the square of the thread count, and threads
+//! node. The tablebases rank the root moves once per `go`, before the
+//! threads start, and every thread searches with that ranking. No structure grows with the square of the thread count, and threads
 //! never wait for each other during a search; only the end of a search
 //! gathers their results, once. The design therefore carries over unchanged
 //! to machines with 64 or more cores.
@@ -35,6 +37,7 @@ use crate::search::{
     IterationReport, Limits, SearchEvent, SearchParams, SearchResult, SharedState, Worker,
     iteration_infos, result_to_uci,
 };
+use crate::syzygy::TablebaseOptions;
 use crate::tables::ThreadTables;
 use crate::time::{TimeBudget, TimeControl};
 use crate::tt::{AllocationError, TranspositionTable};
@@ -166,6 +169,7 @@ fn run_job(job: Job, tables: &mut ThreadTables) {
                 seldepth: chosen.seldepth,
                 lines: &chosen.lines,
                 nodes: shared.nodes.load(Ordering::Relaxed),
+                tbhits: shared.tb_hits.load(Ordering::Relaxed),
                 elapsed: start.elapsed(),
                 hashfull: tt.hashfull(),
             },
@@ -193,6 +197,8 @@ pub struct Engine {
     clock_delay_ms: u64,
     /// Lines each search reports (MultiPV).
     multipv: usize,
+    /// The tablebases and how the search uses them.
+    tablebases: TablebaseOptions,
     /// A new game started since the last search: the threads' tables must be emptied.
     new_game_pending: bool,
 }
@@ -218,6 +224,7 @@ impl Engine {
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             clock_delay_ms: 0,
             multipv: 1,
+            tablebases: TablebaseOptions::default(),
             new_game_pending: true,
         }
     }
@@ -240,6 +247,9 @@ impl Engine {
         self.search_started = Instant::now();
         let board = self.board.clone();
         let control = limits.time_control(board.turn(), self.clock_delay_ms);
+        // Ranking the root moves by the tablebases, once for all threads.
+        let tablebases = self.tablebases.plan(&board);
+        let root_probes = tablebases.root.len() as u64;
         let forced_answer = matches!(
             control,
             TimeControl::Clock(_) | TimeControl::Missing | TimeControl::MoveTime(_)
@@ -256,6 +266,7 @@ impl Engine {
                 .filter_map(|text| board.parse_uci_move(text).ok())
                 .collect(),
             multipv: self.multipv,
+            tablebases,
             answer_forced_move_at_once: forced_answer,
             start: self.search_started,
             thread_index: 0,
@@ -267,6 +278,7 @@ impl Engine {
             .store(limits.ponder, Ordering::Relaxed);
         self.shared.clock_started_ns.store(0, Ordering::Relaxed);
         self.shared.nodes.store(0, Ordering::Relaxed);
+        self.shared.tb_hits.store(root_probes, Ordering::Relaxed);
         self.tt.new_search();
 
         let helpers = self.threads.len() - 1;
@@ -423,6 +435,11 @@ impl Engine {
     /// 1): the best that many root moves, each with its score and line.
     pub fn set_multipv(&mut self, lines: usize) {
         self.multipv = lines.max(1);
+    }
+
+    /// The tablebases and the settings of their use, for the next searches.
+    pub fn tablebase_options_mut(&mut self) -> &mut TablebaseOptions {
+        &mut self.tablebases
     }
 }
 

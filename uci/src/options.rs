@@ -34,6 +34,14 @@ pub enum EngineOption {
     Chess960,
     /// The GUI says it analyses rather than plays a game.
     AnalyseMode,
+    /// Folders of Syzygy tablebase files.
+    SyzygyPath,
+    /// Least depth left at which the search probes the tablebases.
+    SyzygyProbeDepth,
+    /// Whether cursed wins and blessed losses count as draws.
+    Syzygy50MoveRule,
+    /// Most pieces of a position the tablebases are probed for.
+    SyzygyProbeLimit,
 }
 
 /// What kind of value an option takes, with its default, as `uci` declares it.
@@ -55,10 +63,15 @@ pub enum OptionKind {
         /// Largest value accepted.
         max: i64,
     },
+    /// Text: the rest of the `setoption` line.
+    String {
+        /// The value before any `setoption`.
+        default: &'static str,
+    },
 }
 
 /// Every option, in the order `uci` lists them.
-pub const OPTIONS: [EngineOption; 9] = [
+pub const OPTIONS: [EngineOption; 13] = [
     EngineOption::Hash,
     EngineOption::Threads,
     EngineOption::ClearHash,
@@ -68,12 +81,18 @@ pub const OPTIONS: [EngineOption; 9] = [
     EngineOption::Ponder,
     EngineOption::Chess960,
     EngineOption::AnalyseMode,
+    EngineOption::SyzygyPath,
+    EngineOption::SyzygyProbeDepth,
+    EngineOption::Syzygy50MoveRule,
+    EngineOption::SyzygyProbeLimit,
 ];
 
 /// Largest hash size offered, in MB (1 TB).
 pub const MAX_HASH_MB: i64 = 1 << 20;
 /// Most lines MultiPV offers.
 pub const MAX_MULTIPV: i64 = 256;
+/// The `SyzygyPath` value that stands for no tables, as GUIs show it.
+pub const EMPTY_PATH: &str = "<empty>";
 
 impl EngineOption {
     /// The option's name as the GUI shows it.
@@ -88,6 +107,10 @@ impl EngineOption {
             EngineOption::Ponder => "Ponder",
             EngineOption::Chess960 => "UCI_Chess960",
             EngineOption::AnalyseMode => "UCI_AnalyseMode",
+            EngineOption::SyzygyPath => "SyzygyPath",
+            EngineOption::SyzygyProbeDepth => "SyzygyProbeDepth",
+            EngineOption::Syzygy50MoveRule => "Syzygy50MoveRule",
+            EngineOption::SyzygyProbeLimit => "SyzygyProbeLimit",
         }
     }
 
@@ -120,6 +143,12 @@ impl EngineOption {
             EngineOption::Ponder | EngineOption::Chess960 | EngineOption::AnalyseMode => {
                 OptionKind::Check { default: false }
             }
+            EngineOption::SyzygyPath => OptionKind::String {
+                default: EMPTY_PATH,
+            },
+            EngineOption::SyzygyProbeDepth => spin(1, 1, 100),
+            EngineOption::Syzygy50MoveRule => OptionKind::Check { default: true },
+            EngineOption::SyzygyProbeLimit => spin(7, 0, 7),
         }
     }
 
@@ -133,6 +162,9 @@ impl EngineOption {
             }
             OptionKind::Spin { default, min, max } => {
                 format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+            OptionKind::String { default } => {
+                format!("option name {name} type string default {default}")
             }
         }
     }
@@ -212,5 +244,15 @@ mod tests {
             "option name Clear Hash type button"
         );
         assert!(EngineOption::Ponder.parse_spin("1").is_err());
+        assert_eq!(
+            EngineOption::SyzygyPath.declaration(),
+            "option name SyzygyPath type string default <empty>"
+        );
+        assert_eq!(
+            EngineOption::Syzygy50MoveRule.declaration(),
+            "option name Syzygy50MoveRule type check default true"
+        );
+        assert_eq!(EngineOption::SyzygyProbeLimit.parse_spin("0"), Ok(0));
+        assert!(EngineOption::SyzygyProbeLimit.parse_spin("8").is_err());
     }
 }

@@ -6,17 +6,19 @@
 //! so it answers `isready` at any time, also during a search, and it is the
 //! only writer of stdout.
 
-use crate::options::{EngineOption, OPTIONS, OptionError};
+use crate::options::{EMPTY_PATH, EngineOption, OPTIONS, OptionError};
 use crossbeam::channel::{Receiver, Sender, select, unbounded};
 use sessa_engine::draw::game_state;
 use sessa_engine::eval::{MAX_PHASE, NORMAL_SCALE, breakdown};
 use sessa_engine::perft::divide;
 use sessa_engine::score::ReportedScore;
 use sessa_engine::search::{Limits, SearchEvent, SearchInfo};
+use sessa_engine::syzygy::Tablebases;
 use sessa_engine::tt::Bound;
 use sessa_engine::{Board, Engine};
 use shakmaty::{CastlingMode, Color, Position};
 use std::io::{BufRead, Write};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Writes one line to stdout and flushes it. A closed stdout means the GUI is
@@ -218,9 +220,48 @@ impl Session {
             EngineOption::Chess960 => option.parse_check(&value).map(|on| self.chess960 = on),
             // Sessa analyses as it plays; the option is there for GUIs that set it.
             EngineOption::AnalyseMode => option.parse_check(&value).map(|_| ()),
+            EngineOption::SyzygyPath => {
+                self.set_syzygy_path(&value);
+                Ok(())
+            }
+            EngineOption::SyzygyProbeDepth => option.parse_spin(&value).map(|depth| {
+                self.engine.tablebase_options_mut().probe_depth = depth as i32;
+            }),
+            EngineOption::Syzygy50MoveRule => option.parse_check(&value).map(|on| {
+                self.engine.tablebase_options_mut().fifty_move_rule = on;
+            }),
+            EngineOption::SyzygyProbeLimit => option.parse_spin(&value).map(|pieces| {
+                self.engine.tablebase_options_mut().probe_limit = pieces as usize;
+            }),
         };
         if let Err(e) = result {
             error(e);
+        }
+    }
+
+    /// Loads the tables of `SyzygyPath` before the next command is read, so
+    /// that `readyok` means they are there. An empty path or `<empty>` turns
+    /// them off; a path where no table is found is an error and keeps the
+    /// tables loaded before.
+    fn set_syzygy_path(&mut self, paths: &str) {
+        if paths.is_empty() || paths == EMPTY_PATH {
+            self.engine.tablebase_options_mut().tables = None;
+            return send("info string Syzygy tablebases off");
+        }
+        match Tablebases::open(paths) {
+            Ok(tables) => {
+                for problem in tables.problems() {
+                    error(format!("SyzygyPath: {problem}"));
+                }
+                send(&format!(
+                    "info string Syzygy tablebases: {} WDL and {} DTZ tables, up to {} pieces",
+                    tables.wdl_files(),
+                    tables.dtz_files(),
+                    tables.max_pieces()
+                ));
+                self.engine.tablebase_options_mut().tables = Some(Arc::new(tables));
+            }
+            Err(e) => error(format!("SyzygyPath: {e}; tablebases unchanged")),
         }
     }
 
@@ -484,13 +525,14 @@ pub fn format_info(info: &SearchInfo) -> String {
         Bound::Upper => " upperbound",
     };
     format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
         info.nodes,
         info.nps,
         info.hashfull,
+        info.tbhits,
         info.time_ms,
         info.pv.join(" ")
     )
