@@ -253,6 +253,16 @@ impl Board {
         self.comparable_keys().filter(|&&k| k == self.key).count()
     }
 
+    /// Whether any position since the last irreversible move, the current
+    /// one included, occurred twice: the game goes round in circles.
+    pub fn has_repeated(&self) -> bool {
+        let window = (self.pos.halfmoves() as usize).min(self.keys.len());
+        let mut recent = self.keys[self.keys.len() - window..].to_vec();
+        recent.push(self.key);
+        recent.sort_unstable();
+        recent.windows(2).any(|pair| pair[0] == pair[1])
+    }
+
     /// Whether the current position already occurred since the last
     /// irreversible move. The search treats one repetition as a draw: the side
     /// that could avoid it gains nothing by allowing it.
@@ -293,6 +303,18 @@ mod tests {
             board.play_uci(mv).unwrap();
         }
         assert_eq!(board.repetitions(), 2);
+    }
+
+    #[test]
+    fn a_repetition_anywhere_since_the_last_pawn_move_counts() {
+        let mut board = Board::startpos();
+        for mv in ["g1f3", "g8f6", "f3g1", "f6g8", "b1c3"] {
+            board.play_uci(mv).unwrap();
+        }
+        // The start position came back; the current one is new.
+        assert!(board.has_repeated() && !board.is_repetition());
+        board.play_uci("e7e5").unwrap();
+        assert!(!board.has_repeated());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The Sessa chess engine library: board and game history, rules of the game
-//! ending, evaluation, transposition table, move ordering, search, time
-//! management and the engine controller that runs searches on threads.
+//! ending, evaluation, transposition table, move ordering, search, endgame
+//! tablebases, time management and the engine controller that runs searches
+//! on threads.
 //!
 //! The library never prints; the `sessa` binary turns its events into UCI.
 
@@ -18,6 +19,7 @@ pub mod perft;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod syzygy;
 pub mod tables;
 pub mod threads;
 pub mod time;

@@ -3,16 +3,24 @@
 //! game applied at every node.
 //!
 //! A [`Worker`] is one search thread. It owns its board, killers, history and
-//! PV table; it shares only the transposition table and a few atomics in
-//! [`SharedState`]. It never prints: results leave as [`SearchEvent`]s.
+//! PV table; it shares only the transposition table, the read-only Syzygy
+//! tablebases and a few atomics in [`SharedState`]. It never prints: results
+//! leave as [`SearchEvent`]s.
+//!
+//! With MultiPV the root is searched line by line; with the root in the
+//! tablebases, only among the moves that keep the best result first (see
+//! [`crate::syzygy`]).
 
 use crate::board::Board;
 use crate::draw::is_search_draw;
 use crate::movepick::{Killers, MovePicker, MovedPiece, QuietContext, is_tactical, moved_piece};
 use crate::nnue::{AccumulatorStack, Network};
 use crate::params::*;
-use crate::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, ReportedScore, Score};
+use crate::score::{
+    INFINITY, MATE, MATE_BOUND, MAX_PLY, ReportedScore, Score, TB_WIN_BOUND, is_decisive, is_mate,
+};
 use crate::see::see_ge;
+use crate::syzygy::TablebasePlan;
 use crate::tables::ThreadTables;
 use crate::time::{TimeBudget, TimeControl};
 use crate::tt::{Bound, TranspositionTable, TtEntry, pack_move, unpack_move};
@@ -27,6 +35,9 @@ use std::time::{Duration, Instant};
 const CHECK_INTERVAL: u64 = 1024;
 /// Iterations after which `currmove` lines may be reported.
 const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
+/// Depth a tablebase result is stored with beyond the depth it cut: the
+/// tables know more than any search of that depth.
+const TABLEBASE_DEPTH_BONUS: i32 = 6;
 
 /// What the `go` command asked for, before it is turned into a time budget.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -93,7 +104,9 @@ pub struct SearchInfo {
     pub depth: u32,
     /// Deepest ply reached.
     pub seldepth: u32,
-    /// Score of the best move.
+    /// Which line this is (`multipv`): 1 for the best, up to the MultiPV setting.
+    pub multipv: usize,
+    /// Score of the line's move.
     pub score: ReportedScore,
     /// Whether the score is exact or only a bound.
     pub bound: Bound,
@@ -103,9 +116,11 @@ pub struct SearchInfo {
     pub nps: u64,
     /// Transposition table use in permill.
     pub hashfull: u32,
+    /// Tablebase probes so far (all threads).
+    pub tbhits: u64,
     /// Time since the search started, in ms.
     pub time_ms: u64,
-    /// The principal variation, in UCI notation.
+    /// The line's principal variation, in UCI notation.
     pub pv: Vec<String>,
 }
 
@@ -132,8 +147,8 @@ pub enum SearchEvent {
     },
 }
 
-/// State shared by all threads of one engine: the stop signal, pondering and
-/// node counters. Everything else is owned by each thread.
+/// State shared by all threads of one engine: the stop signal, pondering,
+/// node and tablebase hit counters. Everything else is owned by each thread.
 #[derive(Debug, Default)]
 pub struct SharedState {
     /// Set to end the search (by `stop`, time, limits, or the main thread
@@ -150,6 +165,8 @@ pub struct SharedState {
     /// count every 1024 nodes; the counter has a cache line of its own so
     /// that these writes do not slow down the threads polling the flags.
     pub nodes: CachePadded<AtomicU64>,
+    /// Tablebase probes of all threads in this search, the root's included.
+    pub tb_hits: CachePadded<AtomicU64>,
 }
 
 /// The result of a finished search.
@@ -159,7 +176,7 @@ pub struct SearchResult {
     pub best: Option<Move>,
     /// Expected reply to the best move, when known.
     pub ponder: Option<Move>,
-    /// Score of the best move.
+    /// Score of the best move (the first line's).
     pub score: Score,
     /// Depth of the last finished iteration.
     pub depth: u32,
@@ -167,7 +184,18 @@ pub struct SearchResult {
     pub nodes: u64,
     /// Deepest ply of the last finished iteration.
     pub seldepth: u32,
-    /// Principal variation of the last finished iteration.
+    /// The lines of the last finished iteration, best first: as many as
+    /// MultiPV asked for and the root moves allow.
+    pub lines: Vec<PvLine>,
+}
+
+/// One line of a finished iteration: a root move's score and its principal
+/// variation, which starts with that move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PvLine {
+    /// Score of the line's first move.
+    pub score: Score,
+    /// The principal variation, legal from the root.
     pub pv: Vec<Move>,
 }
 
@@ -187,6 +215,10 @@ pub struct SearchParams {
     pub mate: Option<u32>,
     /// Root moves to consider (empty: all).
     pub search_moves: Vec<Move>,
+    /// Lines to search and report (MultiPV): the best this many root moves.
+    pub multipv: usize,
+    /// The tablebase ranking of the root moves and the probes below the root.
+    pub tablebases: TablebasePlan,
     /// Stop right after the first iteration when only one move is legal.
     pub answer_forced_move_at_once: bool,
     /// When `go` arrived; the time limits count from here (or from `ponderhit`).
@@ -207,6 +239,8 @@ impl SearchParams {
             soft_nodes: None,
             mate: None,
             search_moves: Vec::new(),
+            multipv: 1,
+            tablebases: TablebasePlan::default(),
             answer_forced_move_at_once: false,
             start: Instant::now(),
             thread_index: 0,
@@ -245,10 +279,45 @@ pub struct Worker<'a> {
 }
 
 /// A root move with what the last iteration learnt about it.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct RootMove {
     mv: Move,
+    /// Nodes its search took.
     nodes: u64,
+    /// Its score, when it was the best move of a line.
+    score: Score,
+    /// Its principal variation, when it was the best move of a line.
+    pv: Vec<Move>,
+    /// Its tablebase rank (higher is better; all 0 outside the tables).
+    tb_rank: i32,
+    /// The score the tablebases give it, when the root is in the tables.
+    tb_score: Option<Score>,
+}
+
+impl RootMove {
+    fn new(mv: Move) -> RootMove {
+        RootMove {
+            mv,
+            nodes: 0,
+            score: -INFINITY,
+            pv: Vec::new(),
+            tb_rank: 0,
+            tb_score: None,
+        }
+    }
+
+    /// The line this move heads: its search score, unless the tablebases
+    /// know better and the search proved no mate.
+    fn line(&self) -> PvLine {
+        let score = match self.tb_score {
+            Some(tb_score) if !is_mate(self.score) => tb_score,
+            _ => self.score,
+        };
+        PvLine {
+            score,
+            pv: self.pv.clone(),
+        }
+    }
 }
 
 impl<'a> Worker<'a> {
@@ -347,21 +416,11 @@ impl<'a> Worker<'a> {
         self.pv_len[ply] = child_len;
     }
 
-    /// Runs iterative deepening and returns the best move found.
+    /// Runs iterative deepening and returns the best lines found.
     pub fn search(&mut self) -> SearchResult {
         self.accumulators
             .reset(&self.params.net, self.board.position());
-        let legal = self.board.legal_moves();
-        let mut root_moves: Vec<RootMove> = legal
-            .iter()
-            .copied()
-            .filter(|m| self.params.search_moves.is_empty() || self.params.search_moves.contains(m))
-            .map(|mv| RootMove { mv, nodes: 0 })
-            .collect();
-        if root_moves.is_empty() {
-            // `searchmoves` listed nothing legal: consider every move.
-            root_moves = legal.iter().map(|&mv| RootMove { mv, nodes: 0 }).collect();
-        }
+        let mut root_moves = self.root_moves();
         let mut result = SearchResult {
             best: root_moves.first().map(|r| r.mv),
             ponder: None,
@@ -369,52 +428,134 @@ impl<'a> Worker<'a> {
             depth: 0,
             nodes: 0,
             seldepth: 0,
-            pv: Vec::new(),
+            lines: Vec::new(),
         };
         if root_moves.is_empty() {
             return result;
         }
-        let mut completed_pv: Vec<Move> = Vec::new();
+        let line_count = self.params.multipv.clamp(1, root_moves.len());
+        // The scores of the last finished iteration's lines, best first.
+        let mut previous_scores = vec![0; line_count];
         let max_depth = self.params.max_depth.clamp(1, MAX_PLY as u32 - 1);
         for depth in 1..=max_depth {
             if depth < max_depth && skips_depth(self.params.thread_index, depth) {
                 continue;
             }
             self.seldepth = 0;
-            let score = self.aspiration(&mut root_moves, depth as i32, result.score);
+            let scored =
+                self.search_lines(&mut root_moves, line_count, depth as i32, &previous_scores);
             // An aborted iteration is thrown away; in the first one, keep
-            // the best of the moves that were searched, if any was.
-            if self.stopped && (depth > 1 || score == -INFINITY) {
+            // the lines that got a score, if any did.
+            if self.stopped && (depth > 1 || scored == 0) {
                 break;
             }
-            // The root moves are sorted: the best is first.
+            let lines = &mut root_moves[..scored];
+            lines.sort_by_key(|r| (std::cmp::Reverse(r.tb_rank), std::cmp::Reverse(r.score)));
+            previous_scores = lines.iter().map(|r| r.score).collect();
+            result.lines = lines.iter().map(RootMove::line).collect();
             result.best = Some(root_moves[0].mv);
-            result.score = score;
+            result.score = result.lines[0].score;
             result.depth = depth;
-            completed_pv = self.pv[0][..self.pv_len[0]]
-                .iter()
-                .map_while(|m| *m)
-                .collect();
-            if completed_pv.first() != result.best.as_ref() {
-                completed_pv = vec![root_moves[0].mv];
-            }
             result.seldepth = self.seldepth as u32;
-            self.report_iteration(depth, score, &completed_pv);
+            self.report_iteration(depth, &result.lines);
             if self.stopped {
                 break;
             }
-            if self.iteration_ends_search(score, root_moves.len()) {
+            if self.iteration_ends_search(root_moves[0].score, root_moves.len()) {
                 break;
             }
         }
         self.flush_nodes();
-        result.ponder = completed_pv
-            .get(1)
+        result.ponder = result
+            .lines
+            .first()
+            .and_then(|line| line.pv.get(1))
             .copied()
             .or_else(|| result.best.and_then(|m| self.reply_from_tt(m)));
         result.nodes = self.nodes;
-        result.pv = completed_pv;
         result
+    }
+
+    /// The legal root moves that `searchmoves` allows (all of them when it
+    /// allows none), those the tablebases rank higher first.
+    fn root_moves(&self) -> Vec<RootMove> {
+        let legal = self.board.legal_moves();
+        let allowed: Vec<RootMove> = legal
+            .iter()
+            .copied()
+            .filter(|m| self.params.search_moves.is_empty() || self.params.search_moves.contains(m))
+            .map(RootMove::new)
+            .collect();
+        let mut root_moves = if allowed.is_empty() {
+            legal.iter().copied().map(RootMove::new).collect()
+        } else {
+            allowed
+        };
+        for root_move in &mut root_moves {
+            if let Some(rank) = self
+                .params
+                .tablebases
+                .root
+                .iter()
+                .find(|r| r.mv == root_move.mv)
+            {
+                root_move.tb_rank = rank.rank;
+                root_move.tb_score = Some(rank.score);
+            }
+        }
+        root_moves.sort_by_key(|r| std::cmp::Reverse(r.tb_rank));
+        root_moves
+    }
+
+    /// Searches the best `count` root moves at `depth`, one line at a time:
+    /// line `i` is the best of the root moves from index `i` on (the first
+    /// `i` hold the lines already found) that share the tablebase rank of
+    /// the move at `i`, searched in a window around the score of line `i` in
+    /// the last iteration. Returns how many lines got a score: all of them
+    /// unless the search stopped.
+    fn search_lines(
+        &mut self,
+        root_moves: &mut [RootMove],
+        count: usize,
+        depth: i32,
+        previous_scores: &[Score],
+    ) -> usize {
+        let mut rank_end = 0;
+        for line in 0..count {
+            if line == rank_end {
+                let rank = root_moves[line].tb_rank;
+                rank_end += root_moves[line..]
+                    .iter()
+                    .take_while(|r| r.tb_rank == rank)
+                    .count();
+            }
+            let moves = &mut root_moves[line..rank_end];
+            let score = self.aspiration(moves, depth, previous_scores[line], line);
+            if score == -INFINITY {
+                return line;
+            }
+            let pv = self.root_pv(root_moves[line].mv);
+            let root_move = &mut root_moves[line];
+            root_move.score = score;
+            root_move.pv = pv;
+            if self.stopped {
+                return line + 1;
+            }
+        }
+        count
+    }
+
+    /// The principal variation the root search just found for `best`.
+    fn root_pv(&self, best: Move) -> Vec<Move> {
+        let pv: Vec<Move> = self.pv[0][..self.pv_len[0]]
+            .iter()
+            .map_while(|m| *m)
+            .collect();
+        if pv.first() == Some(&best) {
+            pv
+        } else {
+            vec![best]
+        }
     }
 
     fn flush_nodes(&mut self) {
@@ -458,35 +599,46 @@ impl<'a> Worker<'a> {
         reply
     }
 
-    fn report_iteration(&self, depth: u32, score: Score, pv: &[Move]) {
+    fn report_iteration(&self, depth: u32, lines: &[PvLine]) {
         if self.events.is_none() {
             return;
         }
-        self.send(SearchEvent::Info(iteration_info(
+        let infos = iteration_infos(
             &self.board,
             IterationReport {
                 depth,
                 seldepth: self.seldepth as u32,
-                score,
-                pv,
+                lines,
                 nodes: self.total_nodes(),
+                tbhits: self.shared.tb_hits.load(Ordering::Relaxed),
                 elapsed: self.start.elapsed(),
                 hashfull: self.tt.hashfull(),
             },
-        )));
+        );
+        for info in infos {
+            self.send(SearchEvent::Info(info));
+        }
     }
 
     /// Searches the root in a narrow window around the previous iteration's
     /// score, widening it on the side that failed until the score is inside.
-    fn aspiration(&mut self, root_moves: &mut [RootMove], depth: i32, previous: Score) -> Score {
-        if depth < ASPIRATION_MIN_DEPTH || previous.abs() >= MATE_BOUND {
-            return self.search_root(root_moves, depth, -INFINITY, INFINITY);
+    /// `moves_before` root moves come before `root_moves` (MultiPV lines
+    /// already found); they count in the move numbers reported.
+    fn aspiration(
+        &mut self,
+        root_moves: &mut [RootMove],
+        depth: i32,
+        previous: Score,
+        moves_before: usize,
+    ) -> Score {
+        if depth < ASPIRATION_MIN_DEPTH || is_decisive(previous) {
+            return self.search_root(root_moves, depth, -INFINITY, INFINITY, moves_before);
         }
         let mut delta = ASPIRATION_WINDOW;
         let mut alpha = (previous - delta).max(-INFINITY);
         let mut beta = (previous + delta).min(INFINITY);
         loop {
-            let score = self.search_root(root_moves, depth, alpha, beta);
+            let score = self.search_root(root_moves, depth, alpha, beta, moves_before);
             if self.stopped {
                 return score;
             }
@@ -514,6 +666,7 @@ impl<'a> Worker<'a> {
         depth: i32,
         mut alpha: Score,
         beta: Score,
+        moves_before: usize,
     ) -> Score {
         let mut best_score = -INFINITY;
         let mut best_index = 0;
@@ -524,7 +677,7 @@ impl<'a> Worker<'a> {
                 self.send(SearchEvent::CurrentMove {
                     depth: depth as u32,
                     mv: self.board.move_to_uci(m),
-                    number: index + 1,
+                    number: moves_before + index + 1,
                 });
             }
             let nodes_before = self.nodes;
@@ -610,6 +763,28 @@ impl<'a> Worker<'a> {
             return entry.score;
         }
 
+        // Tablebases: after a capture or pawn move into a position they
+        // cover, their result stands in for the search when it settles the
+        // window; at PV nodes it bounds what the search may return.
+        let mut tablebase_floor = -INFINITY;
+        let mut tablebase_ceiling = INFINITY;
+        if excluded.is_none()
+            && let Some((score, bound)) = self.probe_tablebase(depth, ply)
+        {
+            if bound_allows(bound, score, alpha, beta) {
+                let raw = if in_check { 0 } else { self.raw_eval(entry) };
+                let depth = depth + TABLEBASE_DEPTH_BONUS;
+                self.tt.store(key, ply, 0, score, raw, depth, bound);
+                return score;
+            }
+            if pv_node && bound == Bound::Lower {
+                tablebase_floor = score;
+                alpha = alpha.max(score);
+            } else if pv_node {
+                tablebase_ceiling = score;
+            }
+        }
+
         // Static evaluation, corrected by the correction history (the TT
         // keeps the uncorrected one), then sharpened by a TT score whose
         // bound points the right way.
@@ -668,7 +843,7 @@ impl<'a> Worker<'a> {
                         return 0;
                     }
                     if score >= beta {
-                        let score = if score >= MATE_BOUND { beta } else { score };
+                        let score = if score >= TB_WIN_BOUND { beta } else { score };
                         if depth < NMP_VERIFY_DEPTH {
                             return score;
                         }
@@ -703,7 +878,7 @@ impl<'a> Worker<'a> {
         let mut picker = MovePicker::new(moves, tt_move, killers, counter, side);
 
         let original_alpha = alpha;
-        let mut best_score = -INFINITY;
+        let mut best_score = tablebase_floor;
         let mut best_move = None;
         let mut quiets_tried: [Option<Move>; 64] = [None; 64];
         let mut quiet_count = 0;
@@ -854,13 +1029,14 @@ impl<'a> Worker<'a> {
             // Only the excluded move was legal (or worth trying).
             return alpha;
         }
+        best_score = best_score.min(tablebase_ceiling);
         if excluded.is_none() {
             let bound = bound_for(best_score, original_alpha, beta);
             // Learn the evaluation's error from quiet results whose bound
             // says on which side of the evaluation the truth lies.
             if let (Some(raw), Some(corrected)) = (raw_eval, static_eval)
                 && best_move.is_none_or(|m| !is_tactical(m))
-                && best_score.abs() < MATE_BOUND
+                && !is_decisive(best_score)
                 && !(bound == Bound::Lower && best_score <= corrected)
                 && !(bound == Bound::Upper && best_score >= corrected)
             {
@@ -890,6 +1066,15 @@ impl<'a> Worker<'a> {
             previous,
             previous2,
         }
+    }
+
+    /// The tablebases' score and bound for the current node, when the
+    /// search probes them here; every probe counts in `tbhits`.
+    fn probe_tablebase(&self, depth: i32, ply: usize) -> Option<(Score, Bound)> {
+        let probe = self.params.tablebases.probe.as_ref()?;
+        let verdict = probe.probe(&self.board, depth, ply)?;
+        self.shared.tb_hits.fetch_add(1, Ordering::Relaxed);
+        Some(verdict)
     }
 
     /// The picker's next move at the current node, ordered by this thread's
@@ -936,12 +1121,13 @@ impl<'a> Worker<'a> {
         entry.map_or_else(|| self.evaluate(), |e| e.eval)
     }
 
-    /// `raw` shifted by the correction history, kept clear of mate scores.
+    /// `raw` shifted by the correction history, kept clear of tablebase and
+    /// mate scores.
     fn corrected_eval(&self, raw: Score) -> Score {
         self.tables
             .correction
             .correct(self.board.position(), raw)
-            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+            .clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
     /// Whether the side has a piece other than king and pawns (null-move and
@@ -1120,44 +1306,55 @@ fn bound_allows(bound: Bound, score: Score, alpha: Score, beta: Score) -> bool {
     }
 }
 
-/// What an `info` line about a finished iteration says.
+/// What the `info` lines about a finished iteration say.
 pub struct IterationReport<'a> {
     /// Nominal depth.
     pub depth: u32,
     /// Deepest ply reached.
     pub seldepth: u32,
-    /// Score of the best move.
-    pub score: Score,
-    /// The principal variation, legal from the root.
-    pub pv: &'a [Move],
+    /// The lines, best first.
+    pub lines: &'a [PvLine],
     /// Nodes of all threads.
     pub nodes: u64,
+    /// Tablebase probes of all threads.
+    pub tbhits: u64,
     /// Time since `go`.
     pub elapsed: Duration,
     /// Table use in permill.
     pub hashfull: u32,
 }
 
-/// Builds the UCI report of an iteration searched from `root`.
-pub fn iteration_info(root: &Board, report: IterationReport<'_>) -> SearchInfo {
+/// Builds the UCI reports of an iteration searched from `root`, one per
+/// line, numbered from 1 in the order given.
+pub fn iteration_infos(root: &Board, report: IterationReport<'_>) -> Vec<SearchInfo> {
     let ms = report.elapsed.as_millis() as u64;
-    let mut board = root.clone();
-    let mut pv = Vec::with_capacity(report.pv.len());
-    for &m in report.pv {
-        pv.push(board.move_to_uci(m));
-        board.make(m);
-    }
-    SearchInfo {
-        depth: report.depth,
-        seldepth: report.seldepth,
-        score: ReportedScore::from_score(report.score),
-        bound: Bound::Exact,
-        nodes: report.nodes,
-        nps: report.nodes * 1000 / ms.max(1),
-        hashfull: report.hashfull,
-        time_ms: ms,
-        pv,
-    }
+    let uci_line = |line: &PvLine| {
+        let mut board = root.clone();
+        let mut pv = Vec::with_capacity(line.pv.len());
+        for &m in &line.pv {
+            pv.push(board.move_to_uci(m));
+            board.make(m);
+        }
+        pv
+    };
+    report
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(index, line)| SearchInfo {
+            depth: report.depth,
+            seldepth: report.seldepth,
+            multipv: index + 1,
+            score: ReportedScore::from_score(line.score),
+            bound: Bound::Exact,
+            nodes: report.nodes,
+            nps: report.nodes * 1000 / ms.max(1),
+            hashfull: report.hashfull,
+            tbhits: report.tbhits,
+            time_ms: ms,
+            pv: uci_line(line),
+        })
+        .collect()
 }
 
 /// Lazy SMP diversification: helper threads skip some iterations, each in a

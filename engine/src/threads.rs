@@ -11,13 +11,17 @@
 //! that they fill the table with work the main thread will want next. The
 //! first thread to finish the last iteration (depth limit) ends the search
 //! for all, and the deepest finished iteration of any thread is played.
+//! With MultiPV every thread searches all the lines, and the lines reported
+//! last are those of the thread whose move is played.
 //!
 //! Each thread owns its board, search stack, killers, histories and PV table.
-//! What is shared is only the lock-free transposition table and a few atomics
-//! in [`SharedState`]: the stop flags, the pondering flag, the clock start,
+//! What is shared is only the lock-free transposition table, the Syzygy
+//! tablebases (read-only), and a few atomics in [`SharedState`]: the stop
+//! flags, the pondering flag, the clock start, the tablebase hit counter,
 //! and a node counter that each thread adds to every 1024 nodes, so the
 //! counter sees one write per thread per thousand nodes rather than one per
-//! node. No structure grows with the square of the thread count, and threads
+//! node. The tablebases rank the root moves once per `go`, before the
+//! threads start, and every thread searches with that ranking. No structure grows with the square of the thread count, and threads
 //! never wait for each other during a search; only the end of a search
 //! gathers their results, once. The design therefore carries over unchanged
 //! to machines with 64 or more cores.
@@ -32,8 +36,9 @@ use crate::board::Board;
 use crate::nnue::Network;
 use crate::search::{
     IterationReport, Limits, SearchEvent, SearchParams, SearchResult, SharedState, Worker,
-    iteration_info, result_to_uci,
+    iteration_infos, result_to_uci,
 };
+use crate::syzygy::TablebaseOptions;
 use crate::tables::ThreadTables;
 use crate::time::{TimeBudget, TimeControl};
 use crate::tt::{AllocationError, TranspositionTable};
@@ -156,21 +161,23 @@ fn run_job(job: Job, tables: &mut ThreadTables) {
         .cloned()
         .unwrap_or_else(|| all[0].clone());
     if chosen != all[0] && chosen.best.is_some() {
-        // A helper's result is played: report its line so that the last
-        // `info` agrees with `bestmove`.
-        let info = iteration_info(
+        // A helper's result is played: report its lines so that the last
+        // `info` lines agree with `bestmove`.
+        let infos = iteration_infos(
             &board,
             IterationReport {
                 depth: chosen.depth,
                 seldepth: chosen.seldepth,
-                score: chosen.score,
-                pv: &chosen.pv,
+                lines: &chosen.lines,
                 nodes: shared.nodes.load(Ordering::Relaxed),
+                tbhits: shared.tb_hits.load(Ordering::Relaxed),
                 elapsed: start.elapsed(),
                 hashfull: tt.hashfull(),
             },
         );
-        let _ = duty.events.send(SearchEvent::Info(info));
+        for info in infos {
+            let _ = duty.events.send(SearchEvent::Info(info));
+        }
     }
     drop(tt);
     drop(shared);
@@ -189,6 +196,10 @@ pub struct Engine {
     search_started: Instant,
     move_overhead: Duration,
     clock_delay_ms: u64,
+    /// Lines each search reports (MultiPV).
+    multipv: usize,
+    /// The tablebases and how the search uses them.
+    tablebases: TablebaseOptions,
     /// A new game started since the last search: the threads' tables must be emptied.
     new_game_pending: bool,
     /// The evaluation network every search uses.
@@ -215,6 +226,8 @@ impl Engine {
             search_started: Instant::now(),
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             clock_delay_ms: 0,
+            multipv: 1,
+            tablebases: TablebaseOptions::default(),
             new_game_pending: true,
             net: Network::embedded(),
         }
@@ -238,6 +251,9 @@ impl Engine {
         self.search_started = Instant::now();
         let board = self.board.clone();
         let control = limits.time_control(board.turn(), self.clock_delay_ms);
+        // Ranking the root moves by the tablebases, once for all threads.
+        let tablebases = self.tablebases.plan(&board);
+        let root_probes = tablebases.root.len() as u64;
         let forced_answer = matches!(
             control,
             TimeControl::Clock(_) | TimeControl::Missing | TimeControl::MoveTime(_)
@@ -253,6 +269,8 @@ impl Engine {
                 .iter()
                 .filter_map(|text| board.parse_uci_move(text).ok())
                 .collect(),
+            multipv: self.multipv,
+            tablebases,
             answer_forced_move_at_once: forced_answer,
             start: self.search_started,
             thread_index: 0,
@@ -265,6 +283,7 @@ impl Engine {
             .store(limits.ponder, Ordering::Relaxed);
         self.shared.clock_started_ns.store(0, Ordering::Relaxed);
         self.shared.nodes.store(0, Ordering::Relaxed);
+        self.shared.tb_hits.store(root_probes, Ordering::Relaxed);
         self.tt.new_search();
 
         let helpers = self.threads.len() - 1;
@@ -426,6 +445,17 @@ impl Engine {
     pub fn set_clock_delay(&mut self, delay: Duration) {
         self.clock_delay_ms = delay.as_millis() as u64;
     }
+
+    /// How many lines the next searches find and report (MultiPV; at least
+    /// 1): the best that many root moves, each with its score and line.
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.multipv = lines.max(1);
+    }
+
+    /// The tablebases and the settings of their use, for the next searches.
+    pub fn tablebase_options_mut(&mut self) -> &mut TablebaseOptions {
+        &mut self.tablebases
+    }
 }
 
 impl Drop for Engine {
@@ -460,7 +490,7 @@ mod tests {
             depth,
             nodes: 0,
             seldepth: 0,
-            pv: Vec::new(),
+            lines: Vec::new(),
         }
     }
 

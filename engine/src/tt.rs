@@ -9,7 +9,7 @@
 //! consistency. The move stored is only a hint and is matched against the
 //! legal moves of the node before use.
 
-use crate::score::{MATE_BOUND, Score};
+use crate::score::{Score, TB_WIN_BOUND};
 use shakmaty::{Move, MoveList};
 use std::alloc::{Layout, alloc_zeroed};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
@@ -133,13 +133,13 @@ pub fn unpack_move(packed: u16, legal: &MoveList) -> Option<Move> {
     legal.iter().copied().find(|&m| pack_move(m) == packed)
 }
 
-/// Converts a score to the form stored in the table: mate scores count plies
-/// from the node rather than from the root, so they stay right when the same
-/// position is reached at another ply.
+/// Converts a score to the form stored in the table: mate scores and
+/// tablebase results count plies from the node rather than from the root, so
+/// they stay right when the same position is reached at another ply.
 pub fn score_to_tt(score: Score, ply: usize) -> Score {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score + ply as Score
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - ply as Score
     } else {
         score
@@ -148,9 +148,9 @@ pub fn score_to_tt(score: Score, ply: usize) -> Score {
 
 /// Inverse of [`score_to_tt`].
 pub fn score_from_tt(score: Score, ply: usize) -> Score {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score - ply as Score
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score + ply as Score
     } else {
         score
@@ -351,6 +351,9 @@ mod tests {
         tt.store(7, 2, 0, mate_in_3_from_root, 0, 4, Bound::Exact);
         // The same position seen at ply 4 is mated two plies later.
         assert_eq!(tt.probe(7, 4).unwrap().score, mate_in_3_from_root - 2);
+        let tablebase_loss_at_ply_3 = -crate::score::TB_WIN + 3;
+        tt.store(8, 3, 0, tablebase_loss_at_ply_3, 0, 4, Bound::Upper);
+        assert_eq!(tt.probe(8, 1).unwrap().score, tablebase_loss_at_ply_3 - 2);
     }
 
     #[test]

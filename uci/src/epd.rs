@@ -15,6 +15,7 @@ use clap::{ArgGroup, Args, ValueEnum};
 use crossbeam::channel::unbounded;
 use indicatif::{ProgressBar, ProgressStyle};
 use sessa_engine::epd::{EpdFile, EpdLineError, EpdRecord};
+use sessa_engine::syzygy::Tablebases;
 use sessa_engine::threads::DEFAULT_HASH_MB;
 use sessa_engine::{Engine, Limits, ReportedScore, SearchEvent};
 use shakmaty::Move;
@@ -25,6 +26,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -56,6 +58,10 @@ pub struct EpdArgs {
     #[arg(long, default_value_t = DEFAULT_HASH_MB as u32,
           value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
     hash: u32,
+    /// Syzygy tablebase folders (separated by `:`, or `;` on Windows),
+    /// shared by all jobs.
+    #[arg(long, value_name = "PATH")]
+    syzygy: Option<String>,
     /// Positions searched at once, each by its own engine (and hash).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     jobs: u16,
@@ -87,6 +93,19 @@ impl EpdArgs {
             (_, Some(depth)) => format!("depth {depth}"),
             _ => format!("movetime {}", self.movetime.unwrap_or(DEFAULT_MOVE_TIME_MS)),
         }
+    }
+
+    /// The tables of `--syzygy`, loaded once for all jobs; the folders or
+    /// files skipped are reported on stderr.
+    fn tablebases(&self) -> Result<Option<Arc<Tablebases>>, String> {
+        let Some(paths) = &self.syzygy else {
+            return Ok(None);
+        };
+        let tables = Tablebases::open(paths).map_err(|e| e.to_string())?;
+        for problem in tables.problems() {
+            eprintln!("warning: --syzygy: {problem}");
+        }
+        Ok(Some(Arc::new(tables)))
     }
 }
 
@@ -241,6 +260,13 @@ struct Suite {
 
 /// Runs `sessa epd`.
 pub fn run(args: &EpdArgs) -> ExitCode {
+    let tables = match args.tablebases() {
+        Ok(tables) => tables,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let mut engines = Vec::with_capacity(args.jobs.into());
     for _ in 0..args.jobs {
         let mut engine = Engine::new();
@@ -249,6 +275,7 @@ pub fn run(args: &EpdArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
         engine.set_threads(args.threads.into());
+        engine.tablebase_options_mut().tables = tables.clone();
         engines.push(engine);
     }
     let pool = match rayon::ThreadPoolBuilder::new()
@@ -581,21 +608,27 @@ impl Report {
     fn begin(&mut self, args: &EpdArgs) -> io::Result<()> {
         match self.format {
             Format::Text => self.write(&format!(
-                "sessa epd: {}, {} thread(s), {} MB hash, {} job(s)\n",
+                "sessa epd: {}, {} thread(s), {} MB hash, {} job(s){}\n",
                 args.limit_text(),
                 args.threads,
                 args.hash,
-                args.jobs
+                args.jobs,
+                args.syzygy
+                    .as_ref()
+                    .map_or_else(String::new, |path| format!(", Syzygy {path}"))
             )),
             Format::Csv => self.write(
                 "file,line,id,result,move,uci,expected,score,depth,nodes,time_ms,solution_ms,points,max_points\n",
             ),
             Format::Json => self.write(&format!(
-                "{{\"settings\":{{\"limit\":{},\"threads\":{},\"hash_mb\":{},\"jobs\":{}}},\"files\":[",
+                "{{\"settings\":{{\"limit\":{},\"threads\":{},\"hash_mb\":{},\"jobs\":{},\"syzygy\":{}}},\"files\":[",
                 json_string(&args.limit_text()),
                 args.threads,
                 args.hash,
-                args.jobs
+                args.jobs,
+                args.syzygy
+                    .as_deref()
+                    .map_or_else(|| "null".to_string(), json_string)
             )),
         }
     }

@@ -26,24 +26,68 @@ pub enum EngineOption {
     MoveOverhead,
     /// Free time per move in delay clocks, in ms (UCI has no field for it).
     ClockDelay,
+    /// How many best lines a search reports.
+    MultiPv,
     /// Whether the GUI may let the engine ponder.
     Ponder,
     /// Chess960 castling in FENs and moves.
     Chess960,
     /// The evaluation network file (`<internal>`: the one built in).
     EvalFile,
+    /// The GUI says it analyses rather than plays a game.
+    AnalyseMode,
+    /// Folders of Syzygy tablebase files.
+    SyzygyPath,
+    /// Least depth left at which the search probes the tablebases.
+    SyzygyProbeDepth,
+    /// Whether cursed wins and blessed losses count as draws.
+    Syzygy50MoveRule,
+    /// Most pieces of a position the tablebases are probed for.
+    SyzygyProbeLimit,
+}
+
+/// What kind of value an option takes, with its default, as `uci` declares it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OptionKind {
+    /// No value: setting it acts.
+    Button,
+    /// `true` or `false`.
+    Check {
+        /// The value before any `setoption`.
+        default: bool,
+    },
+    /// An integer in `min..=max`.
+    Spin {
+        /// The value before any `setoption`.
+        default: i64,
+        /// Smallest value accepted.
+        min: i64,
+        /// Largest value accepted.
+        max: i64,
+    },
+    /// Text: the rest of the `setoption` line.
+    String {
+        /// The value before any `setoption`.
+        default: &'static str,
+    },
 }
 
 /// Every option, in the order `uci` lists them.
-pub const OPTIONS: [EngineOption; 8] = [
+pub const OPTIONS: [EngineOption; 14] = [
     EngineOption::Hash,
     EngineOption::Threads,
     EngineOption::ClearHash,
     EngineOption::MoveOverhead,
     EngineOption::ClockDelay,
+    EngineOption::MultiPv,
     EngineOption::Ponder,
     EngineOption::Chess960,
     EngineOption::EvalFile,
+    EngineOption::AnalyseMode,
+    EngineOption::SyzygyPath,
+    EngineOption::SyzygyProbeDepth,
+    EngineOption::Syzygy50MoveRule,
+    EngineOption::SyzygyProbeLimit,
 ];
 
 /// The `EvalFile` value that selects the network built into the binary.
@@ -51,6 +95,10 @@ pub const INTERNAL_NETWORK: &str = "<internal>";
 
 /// Largest hash size offered, in MB (1 TB).
 pub const MAX_HASH_MB: i64 = 1 << 20;
+/// Most lines MultiPV offers.
+pub const MAX_MULTIPV: i64 = 256;
+/// The `SyzygyPath` value that stands for no tables, as GUIs show it.
+pub const EMPTY_PATH: &str = "<empty>";
 
 impl EngineOption {
     /// The option's name as the GUI shows it.
@@ -61,9 +109,15 @@ impl EngineOption {
             EngineOption::ClearHash => "Clear Hash",
             EngineOption::MoveOverhead => "Move Overhead",
             EngineOption::ClockDelay => "Clock Delay",
+            EngineOption::MultiPv => "MultiPV",
             EngineOption::Ponder => "Ponder",
             EngineOption::Chess960 => "UCI_Chess960",
             EngineOption::EvalFile => "EvalFile",
+            EngineOption::AnalyseMode => "UCI_AnalyseMode",
+            EngineOption::SyzygyPath => "SyzygyPath",
+            EngineOption::SyzygyProbeDepth => "SyzygyProbeDepth",
+            EngineOption::Syzygy50MoveRule => "Syzygy50MoveRule",
+            EngineOption::SyzygyProbeLimit => "SyzygyProbeLimit",
         }
     }
 
@@ -75,48 +129,61 @@ impl EngineOption {
             .find(|o| o.name().eq_ignore_ascii_case(&wanted))
     }
 
-    /// `(default, min, max)` of a spin option.
-    fn spin_range(self) -> Option<(i64, i64, i64)> {
+    /// The kind of value the option takes and its default.
+    pub fn kind(self) -> OptionKind {
+        let spin = |default: i64, min: i64, max: i64| OptionKind::Spin { default, min, max };
         match self {
-            EngineOption::Hash => Some((
+            EngineOption::Hash => spin(
                 sessa_engine::threads::DEFAULT_HASH_MB as i64,
                 1,
                 MAX_HASH_MB,
-            )),
-            EngineOption::Threads => Some((1, 1, sessa_engine::threads::MAX_THREADS as i64)),
-            EngineOption::MoveOverhead => Some((
+            ),
+            EngineOption::Threads => spin(1, 1, sessa_engine::threads::MAX_THREADS as i64),
+            EngineOption::ClearHash => OptionKind::Button,
+            EngineOption::MoveOverhead => spin(
                 sessa_engine::threads::DEFAULT_MOVE_OVERHEAD_MS as i64,
                 0,
                 5000,
-            )),
-            EngineOption::ClockDelay => Some((0, 0, 600_000)),
-            _ => None,
+            ),
+            EngineOption::ClockDelay => spin(0, 0, 600_000),
+            EngineOption::MultiPv => spin(1, 1, MAX_MULTIPV),
+            EngineOption::Ponder | EngineOption::Chess960 | EngineOption::AnalyseMode => {
+                OptionKind::Check { default: false }
+            }
+            EngineOption::SyzygyPath => OptionKind::String {
+                default: EMPTY_PATH,
+            },
+            EngineOption::EvalFile => OptionKind::String {
+                default: INTERNAL_NETWORK,
+            },
+            EngineOption::SyzygyProbeDepth => spin(1, 1, 100),
+            EngineOption::Syzygy50MoveRule => OptionKind::Check { default: true },
+            EngineOption::SyzygyProbeLimit => spin(7, 0, 7),
         }
     }
 
     /// The `option name ... type ...` line of the `uci` answer.
     pub fn declaration(self) -> String {
         let name = self.name();
-        match self {
-            EngineOption::ClearHash => format!("option name {name} type button"),
-            EngineOption::Ponder | EngineOption::Chess960 => {
-                format!("option name {name} type check default false")
+        match self.kind() {
+            OptionKind::Button => format!("option name {name} type button"),
+            OptionKind::Check { default } => {
+                format!("option name {name} type check default {default}")
             }
-            EngineOption::EvalFile => {
-                format!("option name {name} type string default {INTERNAL_NETWORK}")
-            }
-            _ => {
-                let (default, min, max) = self.spin_range().expect("spin options have a range");
+            OptionKind::Spin { default, min, max } => {
                 format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+            OptionKind::String { default } => {
+                format!("option name {name} type string default {default}")
             }
         }
     }
 
     /// Reads a spin value, refusing text and values out of range.
     pub fn parse_spin(self, value: &str) -> Result<i64, OptionError> {
-        let (_, min, max) = self
-            .spin_range()
-            .ok_or_else(|| OptionError(format!("{} is not a spin option", self.name())))?;
+        let OptionKind::Spin { min, max, .. } = self.kind() else {
+            return Err(OptionError(format!("{} is not a spin option", self.name())));
+        };
         let number: i64 = value
             .trim()
             .parse()
@@ -170,5 +237,32 @@ mod tests {
         assert!(EngineOption::Hash.parse_spin("65536").is_ok());
         assert_eq!(EngineOption::Ponder.parse_check("TRUE"), Ok(true));
         assert!(EngineOption::Ponder.parse_check("yes").is_err());
+    }
+
+    #[test]
+    fn declarations_follow_the_kind() {
+        assert_eq!(
+            EngineOption::MultiPv.declaration(),
+            "option name MultiPV type spin default 1 min 1 max 256"
+        );
+        assert_eq!(
+            EngineOption::AnalyseMode.declaration(),
+            "option name UCI_AnalyseMode type check default false"
+        );
+        assert_eq!(
+            EngineOption::ClearHash.declaration(),
+            "option name Clear Hash type button"
+        );
+        assert!(EngineOption::Ponder.parse_spin("1").is_err());
+        assert_eq!(
+            EngineOption::SyzygyPath.declaration(),
+            "option name SyzygyPath type string default <empty>"
+        );
+        assert_eq!(
+            EngineOption::Syzygy50MoveRule.declaration(),
+            "option name Syzygy50MoveRule type check default true"
+        );
+        assert_eq!(EngineOption::SyzygyProbeLimit.parse_spin("0"), Ok(0));
+        assert!(EngineOption::SyzygyProbeLimit.parse_spin("8").is_err());
     }
 }

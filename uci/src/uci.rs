@@ -6,13 +6,14 @@
 //! so it answers `isready` at any time, also during a search, and it is the
 //! only writer of stdout.
 
-use crate::options::{EngineOption, INTERNAL_NETWORK, OPTIONS, OptionError};
+use crate::options::{EMPTY_PATH, EngineOption, INTERNAL_NETWORK, OPTIONS, OptionError};
 use crossbeam::channel::{Receiver, Sender, select, unbounded};
 use sessa_engine::draw::game_state;
 use sessa_engine::nnue::{Accumulator, Kernel, Network};
 use sessa_engine::perft::divide;
 use sessa_engine::score::ReportedScore;
 use sessa_engine::search::{Limits, SearchEvent, SearchInfo};
+use sessa_engine::syzygy::Tablebases;
 use sessa_engine::tt::Bound;
 use sessa_engine::{Board, Engine};
 use shakmaty::{CastlingMode, Color, Position};
@@ -150,7 +151,7 @@ impl Session {
             "uci" => self.uci(),
             "isready" => send("readyok"),
             "debug" => self.debug = args.first() != Some(&"off"),
-            "setoption" => self.set_option(args),
+            "setoption" => self.set_option(&line.trim_start()[command.len()..]),
             "ucinewgame" => self.engine.new_game(),
             "position" => self.position(args),
             "go" => self.go(args),
@@ -180,7 +181,7 @@ impl Session {
         send("uciok");
     }
 
-    fn set_option(&mut self, args: &[&str]) {
+    fn set_option(&mut self, args: &str) {
         let (name, value) = match parse_setoption(args) {
             Some(parts) => parts,
             None => return error("setoption needs 'name <id> [value <x>]'"),
@@ -212,12 +213,56 @@ impl Session {
                 self.engine
                     .set_clock_delay(Duration::from_millis(ms as u64))
             }),
+            EngineOption::MultiPv => option
+                .parse_spin(&value)
+                .map(|lines| self.engine.set_multipv(lines as usize)),
             EngineOption::Ponder => option.parse_check(&value).map(|_| ()),
             EngineOption::Chess960 => option.parse_check(&value).map(|on| self.chess960 = on),
             EngineOption::EvalFile => self.load_network(&value),
+            // Sessa analyses as it plays; the option is there for GUIs that set it.
+            EngineOption::AnalyseMode => option.parse_check(&value).map(|_| ()),
+            EngineOption::SyzygyPath => {
+                self.set_syzygy_path(&value);
+                Ok(())
+            }
+            EngineOption::SyzygyProbeDepth => option.parse_spin(&value).map(|depth| {
+                self.engine.tablebase_options_mut().probe_depth = depth as i32;
+            }),
+            EngineOption::Syzygy50MoveRule => option.parse_check(&value).map(|on| {
+                self.engine.tablebase_options_mut().fifty_move_rule = on;
+            }),
+            EngineOption::SyzygyProbeLimit => option.parse_spin(&value).map(|pieces| {
+                self.engine.tablebase_options_mut().probe_limit = pieces as usize;
+            }),
         };
         if let Err(e) = result {
             error(e);
+        }
+    }
+
+    /// Loads the tables of `SyzygyPath` before the next command is read, so
+    /// that `readyok` means they are there. An empty path or `<empty>` turns
+    /// them off; a path where no table is found is an error and keeps the
+    /// tables loaded before.
+    fn set_syzygy_path(&mut self, paths: &str) {
+        if paths.is_empty() || paths == EMPTY_PATH {
+            self.engine.tablebase_options_mut().tables = None;
+            return send("info string Syzygy tablebases off");
+        }
+        match Tablebases::open(paths) {
+            Ok(tables) => {
+                for problem in tables.problems() {
+                    error(format!("SyzygyPath: {problem}"));
+                }
+                send(&format!(
+                    "info string Syzygy tablebases: {} WDL and {} DTZ tables, up to {} pieces",
+                    tables.wdl_files(),
+                    tables.dtz_files(),
+                    tables.max_pieces()
+                ));
+                self.engine.tablebase_options_mut().tables = Some(Arc::new(tables));
+            }
+            Err(e) => error(format!("SyzygyPath: {e}; tablebases unchanged")),
         }
     }
 
@@ -393,22 +438,32 @@ impl Session {
     }
 }
 
-/// Splits `setoption` arguments into the option name and value (both may
-/// contain spaces; the keywords are matched without regard to case).
-pub fn parse_setoption(args: &[&str]) -> Option<(String, String)> {
-    let (first, rest) = args.split_first()?;
+/// Splits the arguments of `setoption` (the text after the command) into
+/// the option name and value; the keywords are matched without regard to
+/// case. The name's words are joined by single spaces. The value is the text
+/// after `value` as written, spaces inside kept (a folder name may hold
+/// several), without the spaces around it.
+pub fn parse_setoption(args: &str) -> Option<(String, String)> {
+    let words: Vec<&str> = args.split_whitespace().collect();
+    let (first, rest) = words.split_first()?;
     if !first.eq_ignore_ascii_case("name") {
         return None;
     }
     let value_at = rest.iter().position(|t| t.eq_ignore_ascii_case("value"));
     let (name, value) = match value_at {
-        Some(i) => (&rest[..i], &rest[i + 1..]),
-        None => (rest, &[][..]),
+        Some(i) => (&rest[..i], text_after(args, rest[i])),
+        None => (rest, ""),
     };
     if name.is_empty() {
         return None;
     }
-    Some((name.join(" "), value.join(" ")))
+    Some((name.join(" "), value.trim().to_string()))
+}
+
+/// The part of `text` after `word`, a slice of `text`.
+fn text_after<'a>(text: &'a str, word: &str) -> &'a str {
+    let end = word.as_ptr() as usize - text.as_ptr() as usize + word.len();
+    &text[end..]
 }
 
 /// Builds the board a `position` command describes.
@@ -511,12 +566,14 @@ pub fn format_info(info: &SearchInfo) -> String {
         Bound::Upper => " upperbound",
     };
     format!(
-        "info depth {} seldepth {} multipv 1 score {score}{bound} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
         info.depth,
         info.seldepth,
+        info.multipv,
         info.nodes,
         info.nps,
         info.hashfull,
+        info.tbhits,
         info.time_ms,
         info.pv.join(" ")
     )
@@ -528,17 +585,20 @@ mod tests {
 
     #[test]
     fn setoption_names_and_values_with_spaces() {
-        let args: Vec<&str> = "name Clear Hash".split_whitespace().collect();
         assert_eq!(
-            parse_setoption(&args),
+            parse_setoption(" name Clear  Hash"),
             Some(("Clear Hash".into(), String::new()))
         );
-        let args: Vec<&str> = "NAME move overhead VALUE 100".split_whitespace().collect();
         assert_eq!(
-            parse_setoption(&args),
+            parse_setoption(" NAME move\toverhead VALUE 100\r\n"),
             Some(("move overhead".into(), "100".into()))
         );
-        assert_eq!(parse_setoption(&["value", "3"]), None);
+        assert_eq!(
+            parse_setoption(" name SyzygyPath value  /tables/my  tables:/more value \n"),
+            Some(("SyzygyPath".into(), "/tables/my  tables:/more value".into()))
+        );
+        assert_eq!(parse_setoption(" value 3"), None);
+        assert_eq!(parse_setoption(" name value 3"), None);
     }
 
     #[test]

@@ -220,3 +220,40 @@ fn limits_are_exclusive() {
     let output = sessa_epd(&["x.epd", "--jobs", "0"]);
     assert!(!output.status.success());
 }
+
+#[test]
+fn syzygy_tables_serve_every_job() {
+    let tables = repo_root().join("../shared/syzygy");
+    if !tables.join("KQvK.rtbw").exists() {
+        eprintln!("skipped: no Syzygy tables in {}", tables.display());
+        return;
+    }
+    let path = write_temp(
+        "syzygy.epd",
+        "4k3/8/8/8/8/5b2/8/K3R3 b - - dm 0; id \"KRvKB held\";\n\
+         8/8/8/5k2/8/8/1Q6/K7 w - - dm 10; id \"KQvK won\";\n",
+    );
+    let run = |extra: &[&str]| {
+        let mut args = vec![path.to_str().unwrap(), "--depth", "3", "--format", "csv"];
+        args.extend_from_slice(extra);
+        sessa_epd(&args)
+    };
+    let output = run(&["--syzygy", tables.to_str().unwrap(), "--jobs", "2"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let rows = csv_rows(&text(&output.stdout));
+    assert_eq!(rows[0]["result"], "solved", "{rows:?}");
+    assert!(
+        ["e8d8", "e8d7"].contains(&rows[0]["uci"].as_str()),
+        "{rows:?}"
+    );
+    assert_eq!(rows[1]["score"], "cp 31742", "{rows:?}");
+    let output = run(&[]);
+    assert_ne!(csv_rows(&text(&output.stdout))[1]["score"], "cp 31742");
+    let output = run(&["--syzygy", "/no/such/folder"]);
+    assert!(!output.status.success());
+    assert!(
+        text(&output.stderr).contains("error: no Syzygy tables found in '/no/such/folder'"),
+        "{}",
+        text(&output.stderr)
+    );
+}

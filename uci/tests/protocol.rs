@@ -25,7 +25,10 @@ fn handshake_lists_identity_and_options() {
         "Clear Hash",
         "Move Overhead",
         "Clock Delay",
+        "MultiPV",
         "Ponder",
+        "UCI_Chess960",
+        "UCI_AnalyseMode",
     ] {
         assert!(
             lines
@@ -211,6 +214,30 @@ fn bad_options_and_go_fields_are_reported() {
     e.expect(|l| l.starts_with("info string error"), PROMPT);
     let (best, _, _) = e.bestmove(PROMPT);
     assert_legal(START, &best);
+}
+
+#[test]
+fn analysis_options_are_accepted() {
+    let mut e = Engine::start();
+    for option in [
+        "setoption name UCI_AnalyseMode value true",
+        "setoption name MultiPV value 2",
+        "setoption name uci_analysemode value FALSE",
+    ] {
+        e.send(option);
+        e.send("isready");
+        let (_, before) = e.expect(|l| l == "readyok", PROMPT);
+        assert!(before.is_empty(), "{option}: {before:?}");
+    }
+    for bad in [
+        "setoption name UCI_AnalyseMode value perhaps",
+        "setoption name MultiPV value 0",
+        "setoption name MultiPV value 257",
+    ] {
+        e.send(bad);
+        let (line, _) = e.expect(|l| l.starts_with("info string"), PROMPT);
+        assert!(line.starts_with("info string error: "), "{bad}: {line}");
+    }
 }
 
 #[test]

@@ -122,6 +122,42 @@ fn mate_limit_stops_at_the_mate() {
 }
 
 #[test]
+fn mate_limit_stops_at_a_shorter_mate_but_not_a_longer_one() {
+    let mut e = Engine::start();
+    // Mate in one is shorter than the three asked for: the search stops
+    // in the first iteration that proves it.
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
+    e.send("go mate 3");
+    let (best, _, infos) = e.bestmove(LONG);
+    assert_eq!(best, "a1a8");
+    let last = last_score_line(&infos);
+    assert_eq!(field(&last, "mate"), Some("1"), "{last}");
+    let first_mate = infos
+        .iter()
+        .find(|l| field(l, "mate").is_some())
+        .expect("a mate score");
+    assert_eq!(
+        field(first_mate, "depth"),
+        field(&last, "depth"),
+        "{infos:#?}"
+    );
+    // King and queen mate in three, but a mate in two is asked for: the
+    // search goes on past the iteration that found the mate in three.
+    e.send("position fen 8/3k1K2/8/7Q/8/8/8/8 w - - 0 1");
+    e.send("go mate 2 movetime 300");
+    let (_, _, infos) = e.bestmove(LONG);
+    let depth_of = |line: &String| field(line, "depth").unwrap().parse::<u32>().unwrap();
+    let first_mate = infos
+        .iter()
+        .find(|l| field(l, "mate") == Some("3"))
+        .expect("the mate in three");
+    assert!(
+        depth_of(&last_score_line(&infos)) > depth_of(first_mate),
+        "{infos:#?}"
+    );
+}
+
+#[test]
 fn searchmoves_restricts_the_root() {
     let mut e = Engine::start();
     e.send("position startpos");

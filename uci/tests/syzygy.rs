@@ -1,0 +1,223 @@
+//! Syzygy tablebases through UCI, as a GUI sets them up: `SyzygyPath`
+//! loads the shared 3- and 4-piece tables before `readyok` and says what it
+//! found; a bad path is an error and the engine plays on; folder names keep
+//! their spaces; `<empty>` turns the tables off; the root move keeps the
+//! tablebase result, MultiPV lists the lines by it, and `tbhits` counts the
+//! probes. Every test is skipped, with a message, when the tables are not
+//! there.
+
+mod common;
+
+use common::{Engine, PROMPT, assert_legal, field, last_score_line};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+const LONG: Duration = Duration::from_secs(60);
+/// What `info string` says after loading all the shared tables.
+const LOADED: &str = "info string Syzygy tablebases: 35 WDL and 35 DTZ tables, up to 4 pieces";
+/// The score of a won root move: `TB_WIN - 1`.
+const WON: &str = "31742";
+
+fn tables_folder() -> Option<PathBuf> {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/syzygy");
+    if folder.join("KBNvK.rtbz").exists() {
+        Some(folder)
+    } else {
+        eprintln!("skipped: no Syzygy tables in {}", folder.display());
+        None
+    }
+}
+
+/// Sets `SyzygyPath` and returns the `info string` lines before `readyok`.
+fn set_path(e: &mut Engine, path: &str) -> Vec<String> {
+    e.send(&format!("setoption name SyzygyPath value {path}"));
+    e.send("isready");
+    let (_, before) = e.expect(|l| l == "readyok", Duration::from_secs(10));
+    before
+}
+
+fn engine_with_tables(folder: &Path) -> Engine {
+    let mut e = Engine::start();
+    assert_eq!(set_path(&mut e, folder.to_str().unwrap()), [LOADED]);
+    e
+}
+
+/// Searches `fen` to `depth`; returns the best move and the info lines.
+fn search(e: &mut Engine, fen: &str, depth: u32) -> (String, Vec<String>) {
+    e.send(&format!("position fen {fen}"));
+    e.send(&format!("go depth {depth}"));
+    let (best, _, infos) = e.bestmove(LONG);
+    assert_legal(fen, &best);
+    (best, infos)
+}
+
+#[test]
+fn the_root_move_keeps_the_tablebase_result() {
+    let Some(folder) = tables_folder() else {
+        return;
+    };
+    let mut e = engine_with_tables(&folder);
+    for (fen, keeping, score) in [
+        // KQvKR: only Qxh1 keeps the win.
+        ("8/8/8/8/3k4/8/8/KQ5r w - - 0 1", &["b1h1"][..], WON),
+        // KRvK: every move but Rb7 (stalemate) wins.
+        (
+            "k7/2K5/8/8/8/8/8/1R6 w - - 0 1",
+            &[
+                "b1a1", "b1b2", "b1b3", "b1b4", "b1b5", "b1b6", "b1b8", "b1c1", "b1d1", "b1e1",
+                "b1f1", "b1g1", "b1h1", "c7c6", "c7d6", "c7d7", "c7d8", "c7c8", "c7b6",
+            ][..],
+            WON,
+        ),
+        // KRvKB: only Kd8 and Kd7 hold the draw.
+        (
+            "4k3/8/8/8/8/5b2/8/K3R3 b - - 0 1",
+            &["e8d8", "e8d7"][..],
+            "0",
+        ),
+    ] {
+        let (best, infos) = search(&mut e, fen, 6);
+        assert!(keeping.contains(&best.as_str()), "{fen}: {best}");
+        let line = last_score_line(&infos);
+        if field(&line, "mate").is_none() {
+            assert_eq!(field(&line, "cp"), Some(score), "{fen}: {line}");
+        }
+    }
+}
+
+#[test]
+fn multipv_lists_the_moves_by_their_tablebase_result() {
+    let Some(folder) = tables_folder() else {
+        return;
+    };
+    let mut e = engine_with_tables(&folder);
+    e.send("setoption name MultiPV value 15");
+    // KQvKR: 15 legal moves; Qa2 draws, Qc2 loses the queen, the rest win.
+    let (best, infos) = search(&mut e, "8/8/2k5/8/8/8/1r6/KQ6 w - - 0 1", 4);
+    let last: Vec<&String> = infos
+        .iter()
+        .filter(|l| l.starts_with("info depth 4 "))
+        .collect();
+    assert_eq!(last.len(), 15, "{last:#?}");
+    assert_eq!(common::pv(last[0])[0], best);
+    for line in &last[..13] {
+        let won = field(line, "cp") == Some(WON) || field(line, "mate").is_some();
+        assert!(won, "{line}");
+    }
+    assert_eq!(common::pv(last[13])[0], "b1a2", "{last:#?}");
+    assert_eq!(field(last[13], "cp"), Some("0"), "{last:#?}");
+    assert_eq!(common::pv(last[14])[0], "b1c2", "{last:#?}");
+    assert!(field(last[14], "cp").unwrap().starts_with('-'), "{last:#?}");
+}
+
+#[test]
+fn tbhits_count_the_probes() {
+    let Some(folder) = tables_folder() else {
+        return;
+    };
+    let mut e = engine_with_tables(&folder);
+    // Five pieces: the search probes after captures.
+    let fen = "8/8/4k3/8/2r5/8/1P6/KQ6 w - - 0 1";
+    let (_, infos) = search(&mut e, fen, 8);
+    let hits: u64 = field(&last_score_line(&infos), "tbhits")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(hits > 0, "{infos:#?}");
+    assert_eq!(
+        set_path(&mut e, "<empty>"),
+        ["info string Syzygy tablebases off"]
+    );
+    let (_, infos) = search(&mut e, fen, 8);
+    assert_eq!(field(&last_score_line(&infos), "tbhits"), Some("0"));
+}
+
+#[test]
+fn a_bad_path_is_an_error_and_the_engine_plays_on() {
+    let Some(folder) = tables_folder() else {
+        return;
+    };
+    let mut e = Engine::start();
+    for bad in ["/no/such/folder", "/no/such/folder:/neither/this"] {
+        let lines = set_path(&mut e, bad);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("info string error: SyzygyPath: ") && lines[0].contains(bad),
+            "{lines:?}"
+        );
+    }
+    e.send("position startpos");
+    e.send("go depth 4");
+    e.bestmove(LONG);
+    // Loaded tables stay when a later path is bad.
+    assert_eq!(set_path(&mut e, folder.to_str().unwrap()), [LOADED]);
+    assert_eq!(set_path(&mut e, "/no/such/folder").len(), 1);
+    let (best, _) = search(&mut e, "8/8/8/8/3k4/8/8/KQ5r w - - 0 1", 1);
+    assert_eq!(best, "b1h1");
+    // A list with one bad folder loads the good one and names the bad.
+    let lines = set_path(&mut e, &format!("/no/such/folder:{}", folder.display()));
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("info string error: SyzygyPath: /no/such/folder"));
+    assert_eq!(lines[1], LOADED);
+    e.ready();
+}
+
+#[test]
+fn folder_names_keep_their_spaces() {
+    let Some(folder) = tables_folder() else {
+        return;
+    };
+    let spaced = std::env::temp_dir().join(format!("sessa tables  {}", std::process::id()));
+    std::fs::create_dir_all(&spaced).unwrap();
+    for name in ["KQvK.rtbw", "KQvK.rtbz", "KRvK.rtbw", "KRvK.rtbz"] {
+        std::fs::copy(folder.join(name), spaced.join(name)).unwrap();
+    }
+    let mut e = Engine::start();
+    assert_eq!(
+        set_path(&mut e, spaced.to_str().unwrap()),
+        ["info string Syzygy tablebases: 2 WDL and 2 DTZ tables, up to 3 pieces"]
+    );
+    // KRvK: Rc1 wins (but does not mate), Rb7 would be stalemate.
+    let (best, infos) = search(&mut e, "k7/2K5/8/8/8/8/8/1R6 w - - 0 1", 1);
+    assert_ne!(best, "b1b7");
+    assert!(field(&last_score_line(&infos), "tbhits").is_some_and(|hits| hits != "0"));
+    e.send("go depth 1 searchmoves b1c1 b1b7");
+    let (best, _, infos) = e.bestmove(LONG);
+    assert_eq!(best, "b1c1");
+    assert_eq!(field(&last_score_line(&infos), "cp"), Some(WON));
+    std::fs::remove_dir_all(&spaced).unwrap();
+}
+
+#[test]
+fn syzygy_options_are_declared_and_checked() {
+    let mut e = Engine::spawn();
+    e.send("uci");
+    let (_, lines) = e.expect(|l| l == "uciok", Duration::from_secs(5));
+    for declaration in [
+        "option name SyzygyPath type string default <empty>",
+        "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+        "option name Syzygy50MoveRule type check default true",
+        "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+    ] {
+        assert!(lines.iter().any(|l| l == declaration), "{declaration}");
+    }
+    for good in [
+        "setoption name SyzygyProbeDepth value 5",
+        "setoption name Syzygy50MoveRule value false",
+        "setoption name SyzygyProbeLimit value 0",
+    ] {
+        e.send(good);
+        e.send("isready");
+        let (_, before) = e.expect(|l| l == "readyok", PROMPT);
+        assert!(before.is_empty(), "{good}: {before:?}");
+    }
+    for bad in [
+        "setoption name SyzygyProbeDepth value 0",
+        "setoption name Syzygy50MoveRule value sometimes",
+        "setoption name SyzygyProbeLimit value 8",
+    ] {
+        e.send(bad);
+        let (line, _) = e.expect(|l| l.starts_with("info string"), PROMPT);
+        assert!(line.starts_with("info string error: "), "{bad}: {line}");
+    }
+}
