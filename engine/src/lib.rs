@@ -19,6 +19,7 @@ pub mod perft;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod strength;
 pub mod syzygy;
 pub mod tables;
 pub mod threads;

@@ -24,6 +24,7 @@ use crate::syzygy::TablebasePlan;
 use crate::tables::ThreadTables;
 use crate::time::{TimeBudget, TimeControl};
 use crate::tt::{Bound, TranspositionTable, TtEntry, pack_move, unpack_move};
+use crate::wdl::{Wdl, material};
 use crossbeam::channel::Sender;
 use crossbeam::utils::CachePadded;
 use shakmaty::{Color, Move, Position, Role};
@@ -118,6 +119,8 @@ pub struct SearchInfo {
     pub hashfull: u32,
     /// Tablebase probes so far (all threads).
     pub tbhits: u64,
+    /// Win, draw and loss chances of the line's score.
+    pub wdl: Wdl,
     /// Time since the search started, in ms.
     pub time_ms: u64,
     /// The line's principal variation, in UCI notation.
@@ -197,6 +200,8 @@ pub struct PvLine {
     pub score: Score,
     /// The principal variation, legal from the root.
     pub pv: Vec<Move>,
+    /// Whether the score is the tablebases' verdict rather than the search's.
+    pub from_tablebase: bool,
 }
 
 /// Everything one search needs to know besides the position.
@@ -309,13 +314,14 @@ impl RootMove {
     /// The line this move heads: its search score, unless the tablebases
     /// know better and the search proved no mate.
     fn line(&self) -> PvLine {
-        let score = match self.tb_score {
-            Some(tb_score) if !is_mate(self.score) => tb_score,
-            _ => self.score,
+        let (score, from_tablebase) = match self.tb_score {
+            Some(tb_score) if !is_mate(self.score) => (tb_score, true),
+            _ => (self.score, false),
         };
         PvLine {
             score,
             pv: self.pv.clone(),
+            from_tablebase,
         }
     }
 }
@@ -1328,6 +1334,7 @@ pub struct IterationReport<'a> {
 /// line, numbered from 1 in the order given.
 pub fn iteration_infos(root: &Board, report: IterationReport<'_>) -> Vec<SearchInfo> {
     let ms = report.elapsed.as_millis() as u64;
+    let material = material(root.position().board());
     let uci_line = |line: &PvLine| {
         let mut board = root.clone();
         let mut pv = Vec::with_capacity(line.pv.len());
@@ -1351,6 +1358,11 @@ pub fn iteration_infos(root: &Board, report: IterationReport<'_>) -> Vec<SearchI
             nps: report.nodes * 1000 / ms.max(1),
             hashfull: report.hashfull,
             tbhits: report.tbhits,
+            wdl: if line.from_tablebase && !is_decisive(line.score) {
+                Wdl::DRAW
+            } else {
+                Wdl::from_score(line.score, material)
+            },
             time_ms: ms,
             pv: uci_line(line),
         })

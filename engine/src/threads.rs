@@ -38,6 +38,7 @@ use crate::search::{
     IterationReport, Limits, SearchEvent, SearchParams, SearchResult, SharedState, Worker,
     iteration_infos, result_to_uci,
 };
+use crate::strength::{ChoiceRng, LINES as STRENGTH_LINES, StrengthLimit};
 use crate::syzygy::TablebaseOptions;
 use crate::tables::ThreadTables;
 use crate::time::{TimeBudget, TimeControl};
@@ -66,6 +67,8 @@ struct MainDuty {
     wait_for_stop: bool,
     infinite: bool,
     done: Sender<()>,
+    /// A limited strength, with the random draw that picks its line.
+    strength: Option<(StrengthLimit, f64)>,
 }
 
 /// One search for one thread.
@@ -157,7 +160,7 @@ fn run_job(job: Job, tables: &mut ThreadTables) {
             std::thread::park_timeout(Duration::from_millis(5));
         }
     }
-    let chosen = select_result(&all)
+    let mut chosen = select_result(&all)
         .cloned()
         .unwrap_or_else(|| all[0].clone());
     if chosen != all[0] && chosen.best.is_some() {
@@ -181,6 +184,13 @@ fn run_job(job: Job, tables: &mut ThreadTables) {
     }
     drop(tt);
     drop(shared);
+    if let Some((limit, draw)) = duty.strength
+        && let Some(line) = chosen.lines.get(limit.choose(&chosen.lines, draw))
+        && let Some(&first) = line.pv.first()
+    {
+        chosen.best = Some(first);
+        chosen.ponder = line.pv.get(1).copied();
+    }
     let (best, ponder) = result_to_uci(&board, &chosen);
     let _ = duty.events.send(SearchEvent::BestMove { best, ponder });
     let _ = duty.done.send(());
@@ -204,6 +214,10 @@ pub struct Engine {
     new_game_pending: bool,
     /// The evaluation network every search uses.
     net: Arc<Network>,
+    /// The playing strength, when limited.
+    strength: Option<StrengthLimit>,
+    /// Draws the moves a limited strength plays.
+    choice_rng: ChoiceRng,
 }
 
 impl Default for Engine {
@@ -230,6 +244,12 @@ impl Engine {
             tablebases: TablebaseOptions::default(),
             new_game_pending: true,
             net: Network::embedded(),
+            strength: None,
+            choice_rng: ChoiceRng::new(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |t| t.as_nanos() as u64),
+            ),
         }
     }
 
@@ -258,10 +278,22 @@ impl Engine {
             control,
             TimeControl::Clock(_) | TimeControl::Missing | TimeControl::MoveTime(_)
         ) && !limits.ponder;
+        // A limited strength searches its lines within its node budget.
+        let (multipv, nodes) = match self.strength {
+            Some(limit) => (
+                self.multipv.max(STRENGTH_LINES),
+                Some(
+                    limits
+                        .nodes
+                        .map_or(limit.node_budget(), |n| n.min(limit.node_budget())),
+                ),
+            ),
+            None => (self.multipv, limits.nodes),
+        };
         let params = SearchParams {
             budget: TimeBudget::new(control, self.move_overhead),
             max_depth: limits.depth.unwrap_or(u32::MAX),
-            nodes: limits.nodes,
+            nodes,
             soft_nodes: None,
             mate: limits.mate,
             search_moves: limits
@@ -269,7 +301,7 @@ impl Engine {
                 .iter()
                 .filter_map(|text| board.parse_uci_move(text).ok())
                 .collect(),
-            multipv: self.multipv,
+            multipv,
             tablebases,
             answer_forced_move_at_once: forced_answer,
             start: self.search_started,
@@ -321,6 +353,9 @@ impl Engine {
                 wait_for_stop: limits.infinite || limits.ponder,
                 infinite: limits.infinite,
                 done: done_tx,
+                strength: self
+                    .strength
+                    .map(|limit| (limit, self.choice_rng.next_unit())),
             }),
             new_game: self.new_game_pending,
         };
@@ -429,6 +464,12 @@ impl Engine {
     /// Time reserved per move for communication delays.
     pub fn set_move_overhead(&mut self, overhead: Duration) {
         self.move_overhead = overhead;
+    }
+
+    /// Limits the playing strength to about `elo` (see [`StrengthLimit`]),
+    /// or restores full strength with `None`, from the next search on.
+    pub fn set_strength(&mut self, elo: Option<u32>) {
+        self.strength = elo.map(StrengthLimit::new);
     }
 
     /// Evaluates with `net` from the next search on.

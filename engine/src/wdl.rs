@@ -9,7 +9,7 @@
 //! `bench/src/bin/wdl_fit.rs` (see `bench/README.md`); they belong to one
 //! evaluation and are refitted when it changes.
 
-use crate::score::{MATE_BOUND, Score};
+use crate::score::{Score, is_decisive};
 use shakmaty::{Board, Role};
 
 /// Coefficients of `a(m)` in centipawns, cubic term first, with `m` the
@@ -63,21 +63,22 @@ pub fn win_chance(score: f64, material: i32, a: &[f64; 4], b: &[f64; 4]) -> f64 
 }
 
 impl Wdl {
+    /// A certain draw (a tablebase draw).
+    pub const DRAW: Wdl = Wdl {
+        win: 0,
+        draw: 1000,
+        loss: 0,
+    };
+
     /// The chances the fitted model gives a search score at `material`.
-    /// Mate scores are certain results.
+    /// Mate scores and tablebase wins and losses are certain results.
     pub fn from_score(score: Score, material: i32) -> Wdl {
-        if score >= MATE_BOUND {
+        if is_decisive(score) {
+            let win = if score > 0 { 1000 } else { 0 };
             return Wdl {
-                win: 1000,
+                win,
                 draw: 0,
-                loss: 0,
-            };
-        }
-        if score <= -MATE_BOUND {
-            return Wdl {
-                win: 0,
-                draw: 0,
-                loss: 1000,
+                loss: 1000 - win,
             };
         }
         let score = f64::from(score);
@@ -116,7 +117,10 @@ mod tests {
     }
 
     #[test]
-    fn mates_are_certain() {
+    fn mates_and_tablebase_results_are_certain() {
+        use crate::score::{MATE_BOUND, TB_WIN};
+        assert_eq!(Wdl::from_score(TB_WIN - 5, 10).win, 1000);
+        assert_eq!(Wdl::from_score(-TB_WIN + 5, 10).loss, 1000);
         assert_eq!(
             Wdl::from_score(MATE_BOUND + 3, 40),
             Wdl {

@@ -36,6 +36,12 @@ pub enum EngineOption {
     EvalFile,
     /// The GUI says it analyses rather than plays a game.
     AnalyseMode,
+    /// Whether `info` lines carry win/draw/loss chances.
+    ShowWdl,
+    /// Whether the playing strength is limited to `UCI_Elo`.
+    LimitStrength,
+    /// The Elo a limited strength plays at.
+    Elo,
     /// Folders of Syzygy tablebase files.
     SyzygyPath,
     /// Least depth left at which the search probes the tablebases.
@@ -73,7 +79,7 @@ pub enum OptionKind {
 }
 
 /// Every option, in the order `uci` lists them.
-pub const OPTIONS: [EngineOption; 14] = [
+pub const OPTIONS: [EngineOption; 17] = [
     EngineOption::Hash,
     EngineOption::Threads,
     EngineOption::ClearHash,
@@ -84,6 +90,9 @@ pub const OPTIONS: [EngineOption; 14] = [
     EngineOption::Chess960,
     EngineOption::EvalFile,
     EngineOption::AnalyseMode,
+    EngineOption::ShowWdl,
+    EngineOption::LimitStrength,
+    EngineOption::Elo,
     EngineOption::SyzygyPath,
     EngineOption::SyzygyProbeDepth,
     EngineOption::Syzygy50MoveRule,
@@ -114,6 +123,9 @@ impl EngineOption {
             EngineOption::Chess960 => "UCI_Chess960",
             EngineOption::EvalFile => "EvalFile",
             EngineOption::AnalyseMode => "UCI_AnalyseMode",
+            EngineOption::ShowWdl => "UCI_ShowWDL",
+            EngineOption::LimitStrength => "UCI_LimitStrength",
+            EngineOption::Elo => "UCI_Elo",
             EngineOption::SyzygyPath => "SyzygyPath",
             EngineOption::SyzygyProbeDepth => "SyzygyProbeDepth",
             EngineOption::Syzygy50MoveRule => "Syzygy50MoveRule",
@@ -147,9 +159,16 @@ impl EngineOption {
             ),
             EngineOption::ClockDelay => spin(0, 0, 600_000),
             EngineOption::MultiPv => spin(1, 1, MAX_MULTIPV),
-            EngineOption::Ponder | EngineOption::Chess960 | EngineOption::AnalyseMode => {
-                OptionKind::Check { default: false }
-            }
+            EngineOption::Ponder
+            | EngineOption::Chess960
+            | EngineOption::AnalyseMode
+            | EngineOption::ShowWdl
+            | EngineOption::LimitStrength => OptionKind::Check { default: false },
+            EngineOption::Elo => spin(
+                i64::from(sessa_engine::strength::MIN_ELO),
+                i64::from(sessa_engine::strength::MIN_ELO),
+                i64::from(sessa_engine::strength::MAX_ELO),
+            ),
             EngineOption::SyzygyPath => OptionKind::String {
                 default: EMPTY_PATH,
             },

@@ -68,6 +68,12 @@ pub struct Session {
     events_rx: Receiver<SearchEvent>,
     chess960: bool,
     debug: bool,
+    /// `UCI_ShowWDL`.
+    show_wdl: bool,
+    /// `UCI_LimitStrength`.
+    limit_strength: bool,
+    /// `UCI_Elo`.
+    elo: u32,
 }
 
 impl Default for Session {
@@ -95,6 +101,9 @@ impl Session {
             events_rx,
             chess960: false,
             debug: false,
+            show_wdl: false,
+            limit_strength: false,
+            elo: sessa_engine::strength::MIN_ELO,
         }
     }
 
@@ -126,7 +135,7 @@ impl Session {
 
     fn report(&self, event: SearchEvent) {
         match event {
-            SearchEvent::Info(info) => send(&format_info(&info)),
+            SearchEvent::Info(info) => send(&format_info(&info, self.show_wdl)),
             SearchEvent::CurrentMove { depth, mv, number } => send(&format!(
                 "info depth {depth} currmove {mv} currmovenumber {number}"
             )),
@@ -221,6 +230,15 @@ impl Session {
             EngineOption::EvalFile => self.load_network(&value),
             // Sessa analyses as it plays; the option is there for GUIs that set it.
             EngineOption::AnalyseMode => option.parse_check(&value).map(|_| ()),
+            EngineOption::ShowWdl => option.parse_check(&value).map(|on| self.show_wdl = on),
+            EngineOption::LimitStrength => option.parse_check(&value).map(|on| {
+                self.limit_strength = on;
+                self.apply_strength();
+            }),
+            EngineOption::Elo => option.parse_spin(&value).map(|elo| {
+                self.elo = elo as u32;
+                self.apply_strength();
+            }),
             EngineOption::SyzygyPath => {
                 self.set_syzygy_path(&value);
                 Ok(())
@@ -264,6 +282,12 @@ impl Session {
             }
             Err(e) => error(format!("SyzygyPath: {e}; tablebases unchanged")),
         }
+    }
+
+    /// Passes `UCI_LimitStrength` and `UCI_Elo` on to the engine.
+    fn apply_strength(&mut self) {
+        self.engine
+            .set_strength(self.limit_strength.then_some(self.elo));
     }
 
     fn castling_mode(&self) -> CastlingMode {
@@ -555,7 +579,8 @@ pub fn parse_go(args: &[&str]) -> (Limits, Vec<String>) {
 }
 
 /// Formats an iteration report as a UCI `info` line.
-pub fn format_info(info: &SearchInfo) -> String {
+/// `show_wdl` adds the win/draw/loss chances (`UCI_ShowWDL`).
+pub fn format_info(info: &SearchInfo, show_wdl: bool) -> String {
     let score = match info.score {
         ReportedScore::Centipawns(cp) => format!("cp {cp}"),
         ReportedScore::Mate(n) => format!("mate {n}"),
@@ -565,8 +590,13 @@ pub fn format_info(info: &SearchInfo) -> String {
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
     };
+    let wdl = if show_wdl {
+        format!(" wdl {} {} {}", info.wdl.win, info.wdl.draw, info.wdl.loss)
+    } else {
+        String::new()
+    };
     format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
