@@ -48,18 +48,6 @@ pub struct Features {
 impl Features {
     /// Reads the inputs of a record (side to move relative).
     pub fn of(record: &ChessBoard) -> Features {
-        Features::read(record, 0)
-    }
-
-    /// Reads the inputs of a record mirrored left to right (files a↔h), a
-    /// position that is worth the same, castling rights aside, which the
-    /// inputs do not show.
-    pub fn mirrored(record: &ChessBoard) -> Features {
-        Features::read(record, 7)
-    }
-
-    /// Reads the inputs with every square index XORed with `file_flip` (0 or 7).
-    fn read(record: &ChessBoard, file_flip: usize) -> Features {
         let mut features = Features {
             us: [0; MAX_FEATURES],
             them: [0; MAX_FEATURES],
@@ -71,7 +59,7 @@ impl Features {
             }
             let colour = usize::from(piece >> 3);
             let role = usize::from(piece & 7);
-            let square = usize::from(square) ^ file_flip;
+            let square = usize::from(square);
             features.us[features.count] = (colour * 384 + role * 64 + square) as u16;
             features.them[features.count] = ((colour ^ 1) * 384 + role * 64 + (square ^ 56)) as u16;
             features.count += 1;
@@ -301,7 +289,9 @@ impl Default for Adam {
 
 impl Adam {
     /// One step against the mean `gradient`, then clips every weight (not the output bias).
-    fn step(&mut self, net: &mut FloatNetwork, gradient: &[f32], lr: f32) {
+    /// `decay` is the decoupled weight decay (AdamW): every weight also
+    /// shrinks by `lr · decay` of itself.
+    fn step(&mut self, net: &mut FloatNetwork, gradient: &[f32], lr: f32, decay: f32) {
         self.steps += 1;
         let correction1 = 1.0 - BETA1.powi(self.steps as i32);
         let correction2 = 1.0 - BETA2.powi(self.steps as i32);
@@ -317,7 +307,7 @@ impl Adam {
                     let g = gradient[i];
                     first[i] = BETA1 * first[i] + (1.0 - BETA1) * g;
                     second[i] = BETA2 * second[i] + (1.0 - BETA2) * g * g;
-                    params[i] -= step * first[i] / (second[i].sqrt() + EPSILON);
+                    params[i] -= step * first[i] / (second[i].sqrt() + EPSILON) + lr * decay * params[i];
                     if chunk * 4096 + i != OUTPUT_BIAS {
                         params[i] = params[i].clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
                     }
@@ -389,8 +379,8 @@ pub struct Settings {
     pub held_out: f64,
     /// Seed of the initial weights, the hold-out split and the shuffles.
     pub seed: u64,
-    /// Train on every position mirrored left to right half of the time.
-    pub mirror: bool,
+    /// Decoupled weight decay (0: none).
+    pub weight_decay: f32,
 }
 
 /// The loss after one epoch.
@@ -416,12 +406,6 @@ pub struct Trainer {
     held_out: Vec<ChessBoard>,
     /// Epochs already done.
     pub epochs_done: usize,
-}
-
-/// Whether the position at `index` is mirrored in `epoch`: half of them, a
-/// different half each epoch.
-fn mirror_this(epoch: u64, index: u32) -> bool {
-    Rng::new(epoch << 32 | u64::from(index)).next_u64() & 1 == 1
 }
 
 /// The mean loss of `net` over `records`.
@@ -500,8 +484,6 @@ impl Trainer {
             let net = &self.net;
             let train = &self.train;
             let wdl_weight = self.settings.wdl_weight;
-            let mirror = self.settings.mirror;
-            let epoch = self.epochs_done as u64;
             let (mut gradient, loss) = batch
                 .par_chunks(batch.len().div_ceil(threads))
                 .map(|part| {
@@ -509,11 +491,7 @@ impl Trainer {
                     let mut loss = 0.0f64;
                     for &index in part {
                         let record = &train[index as usize];
-                        let features = if mirror && mirror_this(epoch, index) {
-                            Features::mirrored(record)
-                        } else {
-                            Features::of(record)
-                        };
+                        let features = Features::of(record);
                         loss += f64::from(net.backward(
                             &features,
                             target(record, wdl_weight),
@@ -539,7 +517,8 @@ impl Trainer {
             let progress = (self.epochs_done as f64 + (batch_index + 1) as f64 / batches as f64)
                 / self.settings.epochs.max(1) as f64;
             lr = self.learning_rate(progress);
-            self.adam.step(&mut self.net, &gradient, lr);
+            self.adam
+                .step(&mut self.net, &gradient, lr, self.settings.weight_decay);
         }
         self.epochs_done += 1;
         EpochReport {

@@ -22,7 +22,7 @@ fn settings(epochs: usize) -> Settings {
         wdl_weight: 0.5,
         held_out: 0.1,
         seed: 7,
-        mirror: false,
+        weight_decay: 0.0,
     }
 }
 

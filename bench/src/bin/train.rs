@@ -44,9 +44,9 @@ struct Args {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Train on each position mirrored left to right half of the time.
-    #[arg(long)]
-    mirror: bool,
+    /// Decoupled weight decay (AdamW).
+    #[arg(long, default_value_t = 0.0)]
+    weight_decay: f32,
     /// Continue from this checkpoint (same data and settings).
     #[arg(long)]
     resume: Option<PathBuf>,
@@ -81,7 +81,7 @@ fn run(args: &Args) -> Result<(), String> {
         wdl_weight: args.wdl,
         held_out: args.held_out,
         seed: args.seed,
-        mirror: args.mirror,
+        weight_decay: args.weight_decay,
     };
     let mut trainer = Trainer::new(records, settings);
     if let Some(path) = &args.resume {
