@@ -19,9 +19,29 @@ use shakmaty::{CastlingMode, Color, Position};
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
+/// A line of input and when it was read.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// The text, line end included.
+    pub line: String,
+    /// When the line was read: the clock of a `go` or `ponderhit` runs from
+    /// here, however long the session takes to get to it.
+    pub received: Instant,
+}
+
+impl Input {
+    /// A line read now.
+    pub fn now(line: impl Into<String>) -> Input {
+        Input {
+            line: line.into(),
+            received: Instant::now(),
+        }
+    }
+}
+
 /// Reads stdin line by line until it ends; end of input counts as `quit`.
 /// Bytes that are not UTF-8 are replaced, so a line is never lost.
-fn spawn_reader(lines: Sender<String>) {
+fn spawn_reader(lines: Sender<Input>) {
     std::thread::Builder::new()
         .name("stdin".into())
         .spawn(move || {
@@ -34,13 +54,13 @@ fn spawn_reader(lines: Sender<String>) {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
                         let line = String::from_utf8_lossy(&buffer).into_owned();
-                        if lines.send(line).is_err() {
+                        if lines.send(Input::now(line)).is_err() {
                             return;
                         }
                     }
                 }
             }
-            let _ = lines.send("quit".to_string());
+            let _ = lines.send(Input::now("quit"));
         })
         .expect("spawning the stdin reader");
 }
@@ -105,12 +125,12 @@ impl Session {
     /// Handles the lines of `lines` and the search's reports as they come,
     /// until `quit` or until `lines` closes. A search still running then is
     /// stopped and nothing more is written: the GUI has said goodbye.
-    pub fn serve(mut self, lines: &Receiver<String>) {
+    pub fn serve(mut self, lines: &Receiver<Input>) {
         loop {
             select! {
-                recv(lines) -> line => {
-                    let Ok(line) = line else { break };
-                    if self.handle(&line) == Flow::Quit {
+                recv(lines) -> input => {
+                    let Ok(input) = input else { break };
+                    if self.handle(&input.line, input.received) == Flow::Quit {
                         break;
                     }
                 }
@@ -156,8 +176,8 @@ impl Session {
         self.send(&line);
     }
 
-    /// Handles one input line.
-    pub fn handle(&mut self, line: &str) -> Flow {
+    /// Handles one input line, read at `received`.
+    pub fn handle(&mut self, line: &str, received: Instant) -> Flow {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, args)) = tokens.split_first() else {
             return Flow::Continue;
@@ -169,9 +189,9 @@ impl Session {
             "setoption" => self.set_option(args),
             "ucinewgame" => self.engine.new_game(),
             "position" => self.position(args),
-            "go" => self.go(args),
+            "go" => self.go(args, received),
             "stop" => self.engine.stop(),
-            "ponderhit" => self.engine.ponderhit(),
+            "ponderhit" => self.engine.ponderhit(received),
             "quit" => return Flow::Quit,
             "d" => self.display(),
             "eval" => self.eval(),
@@ -275,7 +295,7 @@ impl Session {
         }
     }
 
-    fn go(&mut self, args: &[&str]) {
+    fn go(&mut self, args: &[&str], received: Instant) {
         if !self.has_position("go") {
             // The answer goes through the event channel, after whatever a
             // search still running reports, so that each `go` gets its own
@@ -300,7 +320,8 @@ impl Session {
         if self.debug {
             self.send(&format!("info string go {limits:?}"));
         }
-        self.engine.go(&limits, self.events_tx.clone());
+        self.engine
+            .go_since(&limits, self.events_tx.clone(), received);
     }
 
     fn display(&mut self) {
