@@ -118,6 +118,12 @@ const PANIC_SPEND: Duration = Duration::from_millis(2);
 
 /// Splits `usable` main time over `moves` moves plus an increment.
 ///
+/// `increment` is what a move really adds to the clock: the increment less
+/// the move overhead, which every move loses between the engine and the
+/// clock. Planning with the full increment would spend the overhead twice
+/// over on every move, and on a clock fed mainly by its increment that
+/// drains the main time to nothing, where any delay flags it.
+///
 /// `at_most` is the largest share of the usable time one move may take. On a
 /// short clock the share is halved: a busy machine can delay the engine by
 /// tens of milliseconds past its deadline, and that must not flag the clock.
@@ -179,7 +185,12 @@ impl TimeBudget {
         }
         match clock.mode {
             ClockMode::SuddenDeath => spread(usable, EXPECTED_MOVES, Duration::ZERO, 0.8),
-            ClockMode::Fischer { increment } => spread(usable, EXPECTED_MOVES, increment, 0.8),
+            ClockMode::Fischer { increment } => spread(
+                usable,
+                EXPECTED_MOVES,
+                increment.saturating_sub(overhead),
+                0.8,
+            ),
             ClockMode::MovesPerPeriod {
                 moves_to_go,
                 increment,
@@ -188,7 +199,7 @@ impl TimeBudget {
                 // With one move left the whole period may be used: the next
                 // period brings fresh time and what is saved carries over.
                 let at_most = if moves == 1 { 0.9 } else { 0.8 };
-                spread(usable, moves, increment, at_most)
+                spread(usable, moves, increment.saturating_sub(overhead), at_most)
             }
             ClockMode::Delay { moves_to_go, .. } => {
                 // The delay is spent first, then the main time as in sudden
@@ -326,6 +337,25 @@ mod tests {
         let b = budget(60_000, 0, None, 0);
         assert!(b.hard.unwrap() > b.soft.unwrap() * 2, "{b:?}");
         assert!(b.hard.unwrap() <= b.soft.unwrap() * HARD_PER_SOFT);
+    }
+
+    #[test]
+    fn a_clock_fed_by_its_increment_keeps_a_reserve() {
+        // 2 s + 20 ms with 30 ms of overhead, where each move really loses
+        // 10 ms beyond the engine's own time: the clock must settle well
+        // above zero even if every move runs to its hard limit.
+        for spend_hard in [false, true] {
+            let mut clock_ms = 2_000.0;
+            let mut lowest = clock_ms;
+            for _ in 0..300 {
+                let b = budget(clock_ms as i64, 20, None, 0);
+                let limit = if spend_hard { b.hard } else { b.soft };
+                clock_ms -= limit.unwrap().as_secs_f64() * 1000.0 + 10.0;
+                lowest = f64::min(lowest, clock_ms);
+                clock_ms += 20.0;
+            }
+            assert!(lowest > 100.0, "hard: {spend_hard}, lowest {lowest} ms");
+        }
     }
 
     #[test]
