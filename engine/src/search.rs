@@ -439,8 +439,10 @@ impl<'a> Worker<'a> {
 
     /// Whether the search should end after a finished iteration.
     fn iteration_ends_search(&self, score: Score, root_moves: usize) -> bool {
+        // A mate in `mate` moves is a mate within 2 * mate - 1 plies; no
+        // search sees past `MAX_PLY`, so larger limits mean any mate.
         if let Some(mate) = self.params.mate
-            && score >= MATE - (2 * mate as Score - 1)
+            && score >= MATE - mate_plies(mate)
         {
             return true;
         }
@@ -1157,6 +1159,15 @@ pub fn iteration_info(root: &Board, report: IterationReport<'_>) -> SearchInfo {
     }
 }
 
+/// The plies of a mate in `moves` moves, at most [`MAX_PLY`].
+fn mate_plies(moves: u32) -> Score {
+    let plies = moves
+        .saturating_mul(2)
+        .saturating_sub(1)
+        .min(MAX_PLY as u32);
+    plies as Score
+}
+
 /// Lazy SMP diversification: helper threads skip some iterations, each in a
 /// different pattern, so that the threads spread over several depths instead
 /// of all searching the same tree. The pattern (skip sizes and phases by
@@ -1243,6 +1254,30 @@ mod tests {
         let (result, best) = stopped_search(Some("b1c3"), 2);
         assert_eq!(result.depth, 1);
         assert_eq!(best.as_deref(), Some("b1c3"));
+    }
+
+    #[test]
+    fn mate_limits_of_any_size_count_plies_without_overflow() {
+        assert_eq!(mate_plies(1), 1);
+        assert_eq!(mate_plies(3), 5);
+        assert_eq!(mate_plies(0), 0);
+        assert_eq!(mate_plies(u32::MAX), MAX_PLY as Score);
+        // A search for a mate in "any number" of moves still ends on a mate.
+        let board = Board::from_fen(
+            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+            CastlingMode::Standard,
+        )
+        .unwrap();
+        let tt = TranspositionTable::new(1).unwrap();
+        let shared = SharedState::default();
+        let mut tables = ThreadTables::default();
+        let params = SearchParams {
+            mate: Some(u32::MAX),
+            ..SearchParams::depth(30)
+        };
+        let result = Worker::new(board, &tt, &shared, &mut tables, params, None).search();
+        assert_eq!(result.score, MATE - 1);
+        assert!(result.depth < 30, "stopped at depth {}", result.depth);
     }
 
     #[test]
