@@ -2,6 +2,8 @@
 //! stdin/stdout; subcommands run the bench and perft.
 
 mod epd;
+#[cfg(test)]
+mod fuzz;
 mod options;
 mod uci;
 
