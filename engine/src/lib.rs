@@ -25,7 +25,7 @@ pub mod threads;
 pub mod time;
 pub mod tt;
 
-pub use board::{Board, BoardError, START_FEN};
+pub use board::{Board, BoardError, Repair, START_FEN};
 pub use score::{ReportedScore, Score};
 pub use search::{Limits, SearchEvent, SearchInfo};
 pub use threads::Engine;
