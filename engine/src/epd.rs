@@ -22,11 +22,15 @@
 //! - `moves "..."`: moves (SAN or UCI) played from the FEN position before the
 //!   position to test, so that it has a game history (repetitions).
 //!
+//! A position with a flaw that does not stop it from being played (castling
+//! rights its pieces do not allow, an impossible en passant square) is
+//! mended, and what was mended is kept in [`EpdRecord::repairs`].
+//!
 //! Every other operation is kept in [`EpdRecord::operations`] and otherwise
 //! ignored. A line that cannot be read gives an [`EpdError`] with its line
 //! number; the other lines are still read.
 
-use crate::board::{Board, BoardError};
+use crate::board::{Board, BoardError, Repair};
 use crate::score::ReportedScore;
 use shakmaty::san::{San, SanError};
 use shakmaty::{CastlingMode, Move};
@@ -106,6 +110,9 @@ pub struct EpdRecord {
     pub line: usize,
     /// The position to test, with the history of the `moves` operation.
     pub board: Board,
+    /// What was mended in the position fields to make them playable (see
+    /// [`Board::from_fen_repaired`]); empty for a flawless record.
+    pub repairs: Vec<Repair>,
     /// The `id` operation.
     pub id: Option<String>,
     /// The `bm` moves: playing one of them solves the position.
@@ -295,11 +302,7 @@ pub fn parse_record(text: &str, line: usize) -> Result<Option<EpdRecord>, EpdErr
         ),
     };
     let fen = format!("{} {halfmoves} {fullmoves}", fields.join(" "));
-    let mut board = Board::from_fen(&fen, CastlingMode::Standard)
-        .or_else(|standard_error| {
-            Board::from_fen(&fen, CastlingMode::Chess960).map_err(|_| standard_error)
-        })
-        .map_err(EpdError::BadPosition)?;
+    let (mut board, repairs) = read_position(&fen)?;
 
     if let Some(history) = operations.iter().find(|op| op.opcode == "moves") {
         for text in history.operands.iter().flat_map(|o| o.split_whitespace()) {
@@ -311,6 +314,7 @@ pub fn parse_record(text: &str, line: usize) -> Result<Option<EpdRecord>, EpdErr
     let mut record = EpdRecord {
         line,
         board,
+        repairs,
         id: None,
         best_moves: Vec::new(),
         avoid_moves: Vec::new(),
@@ -344,6 +348,28 @@ pub fn parse_record(text: &str, line: usize) -> Result<Option<EpdRecord>, EpdErr
     }
     record.operations = operations;
     Ok(Some(record))
+}
+
+/// Reads the position of a record, mending what does not stop it from being
+/// played. Castling is read the standard way unless Chess960 castling keeps
+/// rights that the standard way must drop.
+fn read_position(fen: &str) -> Result<(Board, Vec<Repair>), EpdError> {
+    let standard =
+        Board::from_fen_repaired(fen, CastlingMode::Standard).map_err(EpdError::BadPosition)?;
+    let chess960 = standard.1.iter().any(|repair| {
+        matches!(
+            repair,
+            Repair::CastlingRights {
+                more_in_chess960: true,
+                ..
+            }
+        )
+    });
+    if chess960 {
+        Board::from_fen_repaired(fen, CastlingMode::Chess960).map_err(EpdError::BadPosition)
+    } else {
+        Ok(standard)
+    }
 }
 
 /// Splits off the four position fields; returns them and the rest of the line.

@@ -27,7 +27,7 @@ pub mod time;
 pub mod tt;
 pub mod wdl;
 
-pub use board::{Board, BoardError, START_FEN};
+pub use board::{Board, BoardError, Repair, START_FEN};
 pub use score::{ReportedScore, Score};
 pub use search::{Limits, SearchEvent, SearchInfo};
 pub use threads::Engine;

@@ -32,8 +32,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// Nodes between two looks at the clock and the stop flag.
-const CHECK_INTERVAL: u64 = 1024;
+/// Nodes between two looks at the clock and the stop flag. A look costs a
+/// clock read and two atomic operations, nothing next to 256 nodes, and
+/// keeps the hard limit to within a fraction of a millisecond even where
+/// nodes are slow.
+const CHECK_INTERVAL: u64 = 256;
 /// Iterations after which `currmove` lines may be reported.
 const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
 /// Depth a tablebase result is stored with beyond the depth it cut: the
@@ -165,7 +168,7 @@ pub struct SharedState {
     /// Nanoseconds after `go` at which the clock started: 0, or when `ponderhit` came.
     pub clock_started_ns: AtomicU64,
     /// Nodes searched by all threads in this search. Each thread adds its
-    /// count every 1024 nodes; the counter has a cache line of its own so
+    /// count every 256 nodes; the counter has a cache line of its own so
     /// that these writes do not slow down the threads polling the flags.
     pub nodes: CachePadded<AtomicU64>,
     /// Tablebase probes of all threads in this search, the root's included.
@@ -403,7 +406,8 @@ impl<'a> Worker<'a> {
             if self.shared.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             }
-            if let (Some(hard), Some(elapsed)) = (self.params.budget.hard, self.clock_elapsed())
+            if let Some(hard) = self.params.budget.hard
+                && let Some(elapsed) = self.clock_elapsed()
                 && elapsed >= hard
             {
                 self.stopped = true;
@@ -497,6 +501,17 @@ impl<'a> Worker<'a> {
         } else {
             allowed
         };
+        // The move the table remembers for this position (from an earlier
+        // search or from pondering) goes first: should the clock run out
+        // before the first iteration ends, it is the move played.
+        if let Some(tt_move) = self
+            .tt
+            .probe(self.board.key(), 0)
+            .and_then(|entry| unpack_move(entry.packed_move, &legal))
+            && let Some(index) = root_moves.iter().position(|r| r.mv == tt_move)
+        {
+            root_moves[..=index].rotate_right(1);
+        }
         for root_move in &mut root_moves {
             if let Some(rank) = self
                 .params
@@ -573,8 +588,10 @@ impl<'a> Worker<'a> {
 
     /// Whether the search should end after a finished iteration.
     fn iteration_ends_search(&self, score: Score, root_moves: usize) -> bool {
+        // A mate in `mate` moves is a mate within 2 * mate - 1 plies; no
+        // search sees past `MAX_PLY`, so larger limits mean any mate.
         if let Some(mate) = self.params.mate
-            && score >= MATE - (2 * mate as Score - 1)
+            && score >= MATE - mate_plies(mate)
         {
             return true;
         }
@@ -1369,6 +1386,15 @@ pub fn iteration_infos(root: &Board, report: IterationReport<'_>) -> Vec<SearchI
         .collect()
 }
 
+/// The plies of a mate in `moves` moves, at most [`MAX_PLY`].
+fn mate_plies(moves: u32) -> Score {
+    let plies = moves
+        .saturating_mul(2)
+        .saturating_sub(1)
+        .min(MAX_PLY as u32);
+    plies as Score
+}
+
 /// Lazy SMP diversification: helper threads skip some iterations, each in a
 /// different pattern, so that the threads spread over several depths instead
 /// of all searching the same tree. The pattern (skip sizes and phases by
@@ -1415,6 +1441,70 @@ mod tests {
         let result = worker.search();
         let best = result_to_uci(&board, &result).0;
         (result, best)
+    }
+
+    /// Searches the starting position with a node limit, after storing
+    /// `remembered` as the table's move for it.
+    fn stopped_search(remembered: Option<&str>, nodes: u64) -> (SearchResult, Option<String>) {
+        let board = Board::startpos();
+        let tt = TranspositionTable::new(1).unwrap();
+        if let Some(text) = remembered {
+            let m = board.parse_uci_move(text).unwrap();
+            tt.store(board.key(), 0, pack_move(m), 0, 0, 5, Bound::Exact);
+        }
+        let shared = SharedState::default();
+        let mut tables = ThreadTables::default();
+        let params = SearchParams {
+            nodes: Some(nodes),
+            ..SearchParams::depth(20)
+        };
+        let result = Worker::new(board.clone(), &tt, &shared, &mut tables, params, None).search();
+        let best = result_to_uci(&board, &result).0;
+        (result, best)
+    }
+
+    #[test]
+    fn a_search_stopped_before_any_result_plays_the_table_move() {
+        // The first node ends the search inside the first root move.
+        let (result, best) = stopped_search(Some("g1f3"), 1);
+        assert_eq!(result.depth, 0);
+        assert_eq!(best.as_deref(), Some("g1f3"));
+        // Without a table move it still plays a legal move.
+        let (_, best) = stopped_search(None, 1);
+        Board::startpos().parse_uci_move(&best.unwrap()).unwrap();
+    }
+
+    #[test]
+    fn the_first_searched_root_move_is_already_a_result() {
+        // The limit is reached inside the second root move: the first one,
+        // the table's, was searched to depth 1 and is the answer.
+        let (result, best) = stopped_search(Some("b1c3"), 2);
+        assert_eq!(result.depth, 1);
+        assert_eq!(best.as_deref(), Some("b1c3"));
+    }
+
+    #[test]
+    fn mate_limits_of_any_size_count_plies_without_overflow() {
+        assert_eq!(mate_plies(1), 1);
+        assert_eq!(mate_plies(3), 5);
+        assert_eq!(mate_plies(0), 0);
+        assert_eq!(mate_plies(u32::MAX), MAX_PLY as Score);
+        // A search for a mate in "any number" of moves still ends on a mate.
+        let board = Board::from_fen(
+            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+            CastlingMode::Standard,
+        )
+        .unwrap();
+        let tt = TranspositionTable::new(1).unwrap();
+        let shared = SharedState::default();
+        let mut tables = ThreadTables::default();
+        let params = SearchParams {
+            mate: Some(u32::MAX),
+            ..SearchParams::depth(30)
+        };
+        let result = Worker::new(board, &tt, &shared, &mut tables, params, None).search();
+        assert_eq!(result.score, MATE - 1);
+        assert!(result.depth < 30, "stopped at depth {}", result.depth);
     }
 
     #[test]

@@ -18,10 +18,11 @@
 //! What is shared is only the lock-free transposition table, the Syzygy
 //! tablebases (read-only), and a few atomics in [`SharedState`]: the stop
 //! flags, the pondering flag, the clock start, the tablebase hit counter,
-//! and a node counter that each thread adds to every 1024 nodes, so the
-//! counter sees one write per thread per thousand nodes rather than one per
-//! node. The tablebases rank the root moves once per `go`, before the
-//! threads start, and every thread searches with that ranking. No structure grows with the square of the thread count, and threads
+//! and a node counter that each thread adds to every 256 nodes, so the
+//! counter sees one write per thread per few hundred nodes rather than one
+//! per node. The tablebases rank the root moves once per `go`, before the
+//! threads start, and every thread searches with that ranking. No structure
+//! grows with the square of the thread count, and threads
 //! never wait for each other during a search; only the end of a search
 //! gathers their results, once. The design therefore carries over unchanged
 //! to machines with 64 or more cores.
@@ -266,9 +267,17 @@ impl Engine {
     /// Starts searching the current position. Returns at once; results arrive
     /// on `events`. A search still running is stopped first.
     pub fn go(&mut self, limits: &Limits, events: Sender<SearchEvent>) {
+        self.go_since(limits, events, Instant::now());
+    }
+
+    /// [`Engine::go`] with the clock counted from `received`, when the
+    /// command arrived: the GUI's clock runs from then, so the time spent
+    /// before the search starts (waking threads, ending an earlier search)
+    /// counts against the budget.
+    pub fn go_since(&mut self, limits: &Limits, events: Sender<SearchEvent>, received: Instant) {
         self.stop();
         self.wait();
-        self.search_started = Instant::now();
+        self.search_started = received;
         let board = self.board.clone();
         let control = limits.time_control(board.turn(), self.clock_delay_ms);
         // Ranking the root moves by the tablebases, once for all threads.
@@ -379,10 +388,13 @@ impl Engine {
         self.wake_main_thread();
     }
 
-    /// The opponent played the expected move: the clock starts now and the
-    /// search goes on as a normal timed search.
-    pub fn ponderhit(&self) {
-        let elapsed = self.search_started.elapsed().as_nanos() as u64;
+    /// The opponent played the expected move: the clock starts at
+    /// `received`, when the GUI said so, and the search goes on as a normal
+    /// timed search.
+    pub fn ponderhit(&self, received: Instant) {
+        let elapsed = received
+            .saturating_duration_since(self.search_started)
+            .as_nanos() as u64;
         self.shared
             .clock_started_ns
             .store(elapsed, Ordering::Relaxed);

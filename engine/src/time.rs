@@ -4,7 +4,10 @@
 //! The soft limit says when no new iteration should start; the hard limit
 //! aborts the search. Both are computed once, at `go`, from the time left
 //! minus the move overhead (the time lost between the engine and the clock),
-//! and the hard limit never goes past what is left on the clock.
+//! and the hard limit never goes past what is left on the clock. While many
+//! moves remain, the hard limit also stays within a twelfth of the usable
+//! time plus the increment, so that one long iteration cannot eat the
+//! time of several later moves.
 
 use std::time::Duration;
 
@@ -101,6 +104,11 @@ pub struct TimeBudget {
 const EXPECTED_MOVES: u32 = 30;
 /// Periods with more moves than this are planned as if they had this many.
 const MAX_PLANNED_MOVES: u32 = 50;
+/// The hard limit is at most the usable time spread over this many moves
+/// (or over the moves of the period, when fewer remain) plus the increment.
+const HARD_LIMIT_MOVES: u32 = 12;
+/// The hard limit is at most this many soft limits.
+const HARD_PER_SOFT: u32 = 4;
 /// Below this much usable time the engine answers at once.
 const PANIC_TIME: Duration = Duration::from_millis(20);
 /// Below this much usable time a move may take only half its usual share.
@@ -110,9 +118,17 @@ const PANIC_SPEND: Duration = Duration::from_millis(2);
 
 /// Splits `usable` main time over `moves` moves plus an increment.
 ///
+/// `increment` is what a move really adds to the clock: the increment less
+/// the move overhead, which every move loses between the engine and the
+/// clock. Planning with the full increment would spend the overhead twice
+/// over on every move, and on a clock fed mainly by its increment that
+/// drains the main time to nothing, where any delay flags it.
+///
 /// `at_most` is the largest share of the usable time one move may take. On a
 /// short clock the share is halved: a busy machine can delay the engine by
 /// tens of milliseconds past its deadline, and that must not flag the clock.
+/// The hard limit is also kept within the usable time over
+/// [`HARD_LIMIT_MOVES`] moves (or `moves`, if fewer) plus the increment.
 fn spread(usable: Duration, moves: u32, increment: Duration, at_most: f64) -> TimeBudget {
     let at_most = if usable < SHORT_CLOCK {
         at_most / 2.0
@@ -120,7 +136,10 @@ fn spread(usable: Duration, moves: u32, increment: Duration, at_most: f64) -> Ti
         at_most
     };
     let soft = (usable / (moves + 1) + increment * 3 / 4).min(usable.mul_f64(at_most / 2.0));
-    let hard = (soft * 4).min(usable.mul_f64(at_most));
+    let fair_share = usable / moves.clamp(1, HARD_LIMIT_MOVES) + increment;
+    let hard = (soft * HARD_PER_SOFT)
+        .min(fair_share)
+        .min(usable.mul_f64(at_most));
     TimeBudget {
         soft: Some(soft),
         hard: Some(hard),
@@ -166,7 +185,12 @@ impl TimeBudget {
         }
         match clock.mode {
             ClockMode::SuddenDeath => spread(usable, EXPECTED_MOVES, Duration::ZERO, 0.8),
-            ClockMode::Fischer { increment } => spread(usable, EXPECTED_MOVES, increment, 0.8),
+            ClockMode::Fischer { increment } => spread(
+                usable,
+                EXPECTED_MOVES,
+                increment.saturating_sub(overhead),
+                0.8,
+            ),
             ClockMode::MovesPerPeriod {
                 moves_to_go,
                 increment,
@@ -175,7 +199,7 @@ impl TimeBudget {
                 // With one move left the whole period may be used: the next
                 // period brings fresh time and what is saved carries over.
                 let at_most = if moves == 1 { 0.9 } else { 0.8 };
-                spread(usable, moves, increment, at_most)
+                spread(usable, moves, increment.saturating_sub(overhead), at_most)
             }
             ClockMode::Delay { moves_to_go, .. } => {
                 // The delay is spent first, then the main time as in sudden
@@ -279,6 +303,59 @@ mod tests {
         // left goes into this move, so a late wake-up cannot flag the clock.
         let hard = budget(157, 80, None, 0).hard.unwrap();
         assert!(hard <= Duration::from_millis(64), "{hard:?}");
+    }
+
+    #[test]
+    fn many_moves_left_keep_the_hard_limit_near_a_tenth_of_the_clock() {
+        // 60 s + 1 s on the first moves: no move may run past about 6 s.
+        let b = budget(60_000, 1_000, None, 0);
+        assert!(b.hard.unwrap() <= Duration::from_secs(6), "{b:?}");
+        assert!(b.soft.unwrap() >= Duration::from_millis(2_000), "{b:?}");
+        for remaining in [2_000, 10_000, 60_000, 180_000, 3_600_000] {
+            for inc in [0, 20, 1_000, 5_000] {
+                for mtg in [None, Some(12), Some(20), Some(40)] {
+                    let b = budget(remaining, inc, mtg, 0);
+                    let tenth = Duration::from_millis(remaining as u64 / 10 + inc as u64);
+                    assert!(b.hard.unwrap() <= tenth, "{remaining} {inc} {mtg:?}: {b:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn few_moves_left_may_take_their_share_of_the_period() {
+        // Two moves for 10 s: about half each, never the whole period.
+        let two = budget(10_000, 0, Some(2), 0).hard.unwrap();
+        assert!(two <= Duration::from_millis(5_000), "{two:?}");
+        assert!(two >= Duration::from_millis(3_000), "{two:?}");
+        // Five moves for a minute: a fifth each at most, more than the plan.
+        let b = budget(60_000, 0, Some(5), 0);
+        assert!(b.hard.unwrap() <= Duration::from_millis(12_000), "{b:?}");
+        assert!(b.hard.unwrap() > b.soft.unwrap(), "{b:?}");
+        // With many moves the hard limit is a few soft limits, so that an
+        // iteration started just before the soft limit may finish.
+        let b = budget(60_000, 0, None, 0);
+        assert!(b.hard.unwrap() > b.soft.unwrap() * 2, "{b:?}");
+        assert!(b.hard.unwrap() <= b.soft.unwrap() * HARD_PER_SOFT);
+    }
+
+    #[test]
+    fn a_clock_fed_by_its_increment_keeps_a_reserve() {
+        // 2 s + 20 ms with 30 ms of overhead, where each move really loses
+        // 10 ms beyond the engine's own time: the clock must settle well
+        // above zero even if every move runs to its hard limit.
+        for spend_hard in [false, true] {
+            let mut clock_ms = 2_000.0;
+            let mut lowest = clock_ms;
+            for _ in 0..300 {
+                let b = budget(clock_ms as i64, 20, None, 0);
+                let limit = if spend_hard { b.hard } else { b.soft };
+                clock_ms -= limit.unwrap().as_secs_f64() * 1000.0 + 10.0;
+                lowest = f64::min(lowest, clock_ms);
+                clock_ms += 20.0;
+            }
+            assert!(lowest > 100.0, "hard: {spend_hard}, lowest {lowest} ms");
+        }
     }
 
     #[test]

@@ -176,26 +176,21 @@ impl TranspositionTable {
     }
 
     /// Changes the size; the contents are lost. Nothing happens when the size
-    /// is unchanged, and on failure the old table is kept.
+    /// is unchanged. The new table is allocated while the old one still
+    /// exists, so that on failure the old one is kept with its contents.
+    /// Zeroed pages are only promised, not touched, so on systems that
+    /// check each allocation against the memory there is (Linux by default)
+    /// this needs no more than the new size.
     pub fn resize(&mut self, megabytes: usize) -> Result<(), AllocationError> {
         let megabytes = megabytes.max(1);
         if megabytes == self.megabytes {
             return Ok(());
         }
-        // Free the old table first so that both never need to fit at once.
-        self.buckets = Box::new([]);
-        match zeroed_buckets(bucket_count(megabytes)) {
-            Some(buckets) => {
-                self.buckets = buckets;
-                self.megabytes = megabytes;
-                Ok(())
-            }
-            None => {
-                self.buckets = zeroed_buckets(bucket_count(self.megabytes))
-                    .ok_or(AllocationError { megabytes })?;
-                Err(AllocationError { megabytes })
-            }
-        }
+        let buckets =
+            zeroed_buckets(bucket_count(megabytes)).ok_or(AllocationError { megabytes })?;
+        self.buckets = buckets;
+        self.megabytes = megabytes;
+        Ok(())
     }
 
     /// Empties the table. Small tables are zeroed in place, which keeps their
@@ -382,6 +377,22 @@ mod tests {
         assert!(tt.hashfull() <= 1000);
         tt.clear();
         assert!(tt.probe(99, 0).is_none());
+    }
+
+    #[test]
+    fn a_size_that_cannot_be_allocated_keeps_the_old_table() {
+        let mut tt = TranspositionTable::new(2).unwrap();
+        tt.store(99, 0, 0, 5, 5, 3, Bound::Exact);
+        // More than any address space: the allocation fails without an abort.
+        let impossible = usize::MAX >> 20;
+        assert_eq!(
+            tt.resize(impossible),
+            Err(AllocationError {
+                megabytes: impossible
+            })
+        );
+        assert_eq!(tt.megabytes(), 2);
+        assert!(tt.probe(99, 0).is_some(), "the old contents stay");
     }
 
     #[test]

@@ -128,6 +128,22 @@ fn counters_history_and_chess960() {
 }
 
 #[test]
+fn playable_flaws_are_repaired_and_recorded() {
+    let r = record("r3k3/8/8/8/8/8/8/4K2R w KQkq e3 bm O-O;");
+    assert_eq!(r.board.fen(), "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1");
+    assert_eq!(r.repairs.len(), 2, "{:?}", r.repairs);
+    assert_eq!(uci(&r, &r.best_moves), ["e1g1"]);
+    // A Chess960 start with X-FEN rights is read the Chess960 way, unrepaired.
+    let chess960 = record("rk4r1/8/8/8/8/8/8/RK4R1 w KQkq - bm Kc1;");
+    assert!(chess960.repairs.is_empty(), "{:?}", chess960.repairs);
+    assert_eq!(
+        chess960.board.castling_mode(),
+        shakmaty::CastlingMode::Chess960
+    );
+    assert!(record(&format!("{START} bm e4;")).repairs.is_empty());
+}
+
+#[test]
 fn bad_lines_are_reported_and_skipped() {
     let text = [
         "# a comment",

@@ -4,7 +4,9 @@
 //! Each position is searched from an empty hash with the same limit. Several
 //! positions may run at once (`--jobs`), each job with its own engine; results
 //! are printed in file order all the same. Invalid lines are reported on
-//! stderr with their line number and skipped.
+//! stderr with their line number and skipped. A position whose FEN needed
+//! repair (see `Board::from_fen_repaired`) is searched as repaired, and every
+//! output format says what was repaired.
 //!
 //! The progress bar is drawn by `indicatif`, which keeps a single status line
 //! on stderr up to date while result lines are printed above it, and draws
@@ -155,6 +157,8 @@ struct Outcome {
     time: Duration,
     verdict: Verdict,
     points: Option<(u32, u32)>,
+    /// What was repaired in the record's FEN, in words.
+    repairs: Vec<String>,
 }
 
 /// Totals of one file (or of all files).
@@ -168,6 +172,8 @@ struct Summary {
     points: u32,
     max_points: u32,
     bad_lines: usize,
+    /// Positions searched after their FEN was repaired.
+    repaired: usize,
 }
 
 impl Summary {
@@ -187,6 +193,9 @@ impl Summary {
             self.points += points;
             self.max_points += max;
         }
+        if !outcome.repairs.is_empty() {
+            self.repaired += 1;
+        }
     }
 
     fn merge(&mut self, other: &Summary) {
@@ -198,6 +207,7 @@ impl Summary {
         self.points += other.points;
         self.max_points += other.max_points;
         self.bad_lines += other.bad_lines;
+        self.repaired += other.repaired;
     }
 
     fn percent(&self) -> f64 {
@@ -239,6 +249,9 @@ impl Summary {
         }
         if self.bad_lines > 0 {
             let _ = write!(line, "; {} invalid lines skipped", self.bad_lines);
+        }
+        if self.repaired > 0 {
+            let _ = write!(line, "; {} with a repaired FEN", self.repaired);
         }
         line
     }
@@ -524,6 +537,7 @@ fn search_position(engine: &mut Engine, record: &EpdRecord, limits: &Limits) -> 
         points: record
             .max_points()
             .map(|max| (played.map_or(0, |m| record.points_for(m)), max)),
+        repairs: record.repairs.iter().map(ToString::to_string).collect(),
     }
 }
 
@@ -618,7 +632,7 @@ impl Report {
                     .map_or_else(String::new, |path| format!(", Syzygy {path}"))
             )),
             Format::Csv => self.write(
-                "file,line,id,result,move,uci,expected,score,depth,nodes,time_ms,solution_ms,points,max_points\n",
+                "file,line,id,result,move,uci,expected,score,depth,nodes,time_ms,solution_ms,points,max_points,repairs\n",
             ),
             Format::Json => self.write(&format!(
                 "{{\"settings\":{{\"limit\":{},\"threads\":{},\"hash_mb\":{},\"jobs\":{},\"syzygy\":{}}},\"files\":[",
@@ -707,7 +721,12 @@ impl Report {
                     &points,
                     &format!("{}; {}", o.expected, o.id),
                 ]);
-                self.write(&line)
+                let notes: String = o
+                    .repairs
+                    .iter()
+                    .map(|repair| format!("{:>5} FEN repaired: {repair}\n", ""))
+                    .collect();
+                self.write(&(line + &notes))
             }
             Format::Csv => {
                 let fields = [
@@ -725,6 +744,7 @@ impl Report {
                     solution_ms.map_or_else(String::new, |ms| ms.to_string()),
                     o.points.map_or_else(String::new, |(p, _)| p.to_string()),
                     o.points.map_or_else(String::new, |(_, m)| m.to_string()),
+                    csv_field(&o.repairs.join("; ")),
                 ];
                 self.write(&(fields.join(",") + "\n"))
             }
@@ -735,8 +755,9 @@ impl Report {
                     Some(ReportedScore::Mate(moves)) => format!("{{\"mate\":{moves}}}"),
                     None => "null".to_string(),
                 };
+                let repairs: Vec<String> = o.repairs.iter().map(|r| json_string(r)).collect();
                 self.write(&format!(
-                    "{separator}\n{{\"line\":{},\"id\":{},\"result\":\"{}\",\"move\":{},\"uci\":{},\"expected\":{},\"score\":{score},\"depth\":{},\"nodes\":{},\"time_ms\":{time_ms},\"solution_ms\":{},\"points\":{},\"max_points\":{}}}",
+                    "{separator}\n{{\"line\":{},\"id\":{},\"result\":\"{}\",\"move\":{},\"uci\":{},\"expected\":{},\"score\":{score},\"depth\":{},\"nodes\":{},\"time_ms\":{time_ms},\"solution_ms\":{},\"points\":{},\"max_points\":{},\"repairs\":[{}]}}",
                     o.line,
                     json_string(&o.id),
                     o.verdict.word(),
@@ -748,6 +769,7 @@ impl Report {
                     json_number(solution_ms),
                     json_number(o.points.map(|(p, _)| p)),
                     json_number(o.points.map(|(_, m)| m)),
+                    repairs.join(","),
                 ))
             }
         }
@@ -830,7 +852,7 @@ fn summary_json(s: &Summary) -> String {
         }
     };
     format!(
-        "{{\"positions\":{},\"judged\":{},\"solved\":{},\"percent\":{:.1},\"total_time_ms\":{},\"mean_time_ms\":{},\"mean_solution_ms\":{},\"points\":{},\"max_points\":{},\"bad_lines\":{}}}",
+        "{{\"positions\":{},\"judged\":{},\"solved\":{},\"percent\":{:.1},\"total_time_ms\":{},\"mean_time_ms\":{},\"mean_solution_ms\":{},\"points\":{},\"max_points\":{},\"bad_lines\":{},\"repaired\":{}}}",
         s.positions,
         s.judged,
         s.solved,
@@ -840,7 +862,8 @@ fn summary_json(s: &Summary) -> String {
         json_number(s.mean_solution_ms()),
         points(s.points),
         points(s.max_points),
-        s.bad_lines
+        s.bad_lines,
+        s.repaired
     )
 }
 

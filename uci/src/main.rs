@@ -2,6 +2,8 @@
 //! stdin/stdout; subcommands run the bench and perft.
 
 mod epd;
+#[cfg(test)]
+mod fuzz;
 mod options;
 mod uci;
 
@@ -98,8 +100,13 @@ fn run_bench(depth: u32, threads: usize, hash: usize) {
 }
 
 fn run_perft(depth: u32, fen: &str, divide: bool, chess960: bool) -> ExitCode {
-    let board = match Board::from_fen(fen, CastlingMode::from_chess960(chess960)) {
-        Ok(board) => board,
+    let board = match Board::from_fen_repaired(fen, CastlingMode::from_chess960(chess960)) {
+        Ok((board, repairs)) => {
+            for repair in repairs {
+                eprintln!("note: FEN repaired: {repair}");
+            }
+            board
+        }
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;

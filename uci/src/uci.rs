@@ -15,29 +15,35 @@ use sessa_engine::score::ReportedScore;
 use sessa_engine::search::{Limits, SearchEvent, SearchInfo};
 use sessa_engine::syzygy::Tablebases;
 use sessa_engine::tt::Bound;
-use sessa_engine::{Board, Engine};
+use sessa_engine::{Board, Engine, Repair};
 use shakmaty::{CastlingMode, Color, Position};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Writes one line to stdout and flushes it. A closed stdout means the GUI is
-/// gone: the process ends quietly.
-pub fn send(line: &str) {
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
-        std::process::exit(0);
+/// A line of input and when it was read.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// The text, line end included.
+    pub line: String,
+    /// When the line was read: the clock of a `go` or `ponderhit` runs from
+    /// here, however long the session takes to get to it.
+    pub received: Instant,
+}
+
+impl Input {
+    /// A line read now.
+    pub fn now(line: impl Into<String>) -> Input {
+        Input {
+            line: line.into(),
+            received: Instant::now(),
+        }
     }
 }
 
-/// Reports a problem with the input to the GUI without stopping.
-fn error(message: impl std::fmt::Display) {
-    send(&format!("info string error: {message}"));
-}
-
 /// Reads stdin line by line until it ends; end of input counts as `quit`.
-fn spawn_reader(lines: Sender<String>) {
+/// Bytes that are not UTF-8 are replaced, so a line is never lost.
+fn spawn_reader(lines: Sender<Input>) {
     std::thread::Builder::new()
         .name("stdin".into())
         .spawn(move || {
@@ -50,13 +56,13 @@ fn spawn_reader(lines: Sender<String>) {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
                         let line = String::from_utf8_lossy(&buffer).into_owned();
-                        if lines.send(line).is_err() {
+                        if lines.send(Input::now(line)).is_err() {
                             return;
                         }
                     }
                 }
             }
-            let _ = lines.send("quit".to_string());
+            let _ = lines.send(Input::now("quit"));
         })
         .expect("spawning the stdin reader");
 }
@@ -66,6 +72,12 @@ pub struct Session {
     engine: Engine,
     events_tx: Sender<SearchEvent>,
     events_rx: Receiver<SearchEvent>,
+    /// Where answers go: stdout for a GUI, a buffer in tests.
+    out: Box<dyn Write + Send>,
+    /// Why the last `position` command was refused. While set the engine
+    /// holds no position: `go` answers `bestmove (none)` at once, so that
+    /// no move of an older position is ever played by mistake.
+    refused_position: Option<String>,
     chess960: bool,
     debug: bool,
     /// `UCI_ShowWDL`.
@@ -92,13 +104,20 @@ pub enum Flow {
 }
 
 impl Session {
-    /// A session with a fresh engine.
+    /// A session with a fresh engine that answers on stdout.
     pub fn new() -> Session {
+        Session::with_output(Box::new(std::io::stdout()))
+    }
+
+    /// A session with a fresh engine that writes its answers to `out`.
+    pub fn with_output(out: Box<dyn Write + Send>) -> Session {
         let (events_tx, events_rx) = unbounded();
         Session {
             engine: Engine::new(),
             events_tx,
             events_rx,
+            out,
+            refused_position: None,
             chess960: false,
             debug: false,
             show_wdl: false,
@@ -107,15 +126,22 @@ impl Session {
         }
     }
 
-    /// Runs the UCI loop until `quit` or the end of input.
-    pub fn run(mut self) {
+    /// Runs the UCI loop on stdin until `quit` or the end of input.
+    pub fn run(self) {
         let (lines_tx, lines_rx) = unbounded();
         spawn_reader(lines_tx);
+        self.serve(&lines_rx);
+    }
+
+    /// Handles the lines of `lines` and the search's reports as they come,
+    /// until `quit` or until `lines` closes. A search still running then is
+    /// stopped and nothing more is written: the GUI has said goodbye.
+    pub fn serve(mut self, lines: &Receiver<Input>) {
         loop {
             select! {
-                recv(lines_rx) -> line => {
-                    let Ok(line) = line else { break };
-                    if self.handle(&line) == Flow::Quit {
+                recv(lines) -> input => {
+                    let Ok(input) = input else { break };
+                    if self.handle(&input.line, input.received) == Flow::Quit {
                         break;
                     }
                 }
@@ -128,44 +154,55 @@ impl Session {
         }
         self.engine.stop();
         self.engine.wait();
-        while let Ok(event) = self.events_rx.try_recv() {
-            self.report(event);
+    }
+
+    /// Writes one line and flushes it. A failed write means the GUI is gone:
+    /// the process ends quietly.
+    fn send(&mut self, line: &str) {
+        if writeln!(self.out, "{line}")
+            .and_then(|()| self.out.flush())
+            .is_err()
+        {
+            std::process::exit(0);
         }
     }
 
-    fn report(&self, event: SearchEvent) {
-        match event {
-            SearchEvent::Info(info) => send(&format_info(&info, self.show_wdl)),
-            SearchEvent::CurrentMove { depth, mv, number } => send(&format!(
-                "info depth {depth} currmove {mv} currmovenumber {number}"
-            )),
-            SearchEvent::BestMove { best, ponder } => {
-                let line = match (best, ponder) {
-                    (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
-                    (Some(best), None) => format!("bestmove {best}"),
-                    (None, _) => "bestmove (none)".to_string(),
-                };
-                send(&line);
+    /// Reports a problem with the input to the GUI without stopping.
+    fn error(&mut self, message: impl std::fmt::Display) {
+        self.send(&format!("info string error: {message}"));
+    }
+
+    fn report(&mut self, event: SearchEvent) {
+        let line = match event {
+            SearchEvent::Info(info) => format_info(&info, self.show_wdl),
+            SearchEvent::CurrentMove { depth, mv, number } => {
+                format!("info depth {depth} currmove {mv} currmovenumber {number}")
             }
-        }
+            SearchEvent::BestMove { best, ponder } => match (best, ponder) {
+                (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
+                (Some(best), None) => format!("bestmove {best}"),
+                (None, _) => "bestmove (none)".to_string(),
+            },
+        };
+        self.send(&line);
     }
 
-    /// Handles one input line.
-    pub fn handle(&mut self, line: &str) -> Flow {
+    /// Handles one input line, read at `received`.
+    pub fn handle(&mut self, line: &str, received: Instant) -> Flow {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, args)) = tokens.split_first() else {
             return Flow::Continue;
         };
         match command {
             "uci" => self.uci(),
-            "isready" => send("readyok"),
+            "isready" => self.send("readyok"),
             "debug" => self.debug = args.first() != Some(&"off"),
             "setoption" => self.set_option(&line.trim_start()[command.len()..]),
             "ucinewgame" => self.engine.new_game(),
             "position" => self.position(args),
-            "go" => self.go(args),
+            "go" => self.go(args, received),
             "stop" => self.engine.stop(),
-            "ponderhit" => self.engine.ponderhit(),
+            "ponderhit" => self.engine.ponderhit(received),
             "quit" => return Flow::Quit,
             "d" => self.display(),
             "eval" => self.eval(),
@@ -174,36 +211,39 @@ impl Session {
             // Other protocols' commands (xboard, protover, ...) and unknown words.
             _ => {
                 if self.debug {
-                    send(&format!("info string ignored unknown command '{command}'"));
+                    self.send(&format!("info string ignored unknown command '{command}'"));
                 }
             }
         }
         Flow::Continue
     }
 
-    fn uci(&self) {
-        send(&format!("id name Sessa {}", env!("CARGO_PKG_VERSION")));
-        send("id author The Sessa developers");
+    fn uci(&mut self) {
+        self.send(&format!("id name Sessa {}", env!("CARGO_PKG_VERSION")));
+        self.send("id author The Sessa developers");
         for option in OPTIONS {
-            send(&option.declaration());
+            self.send(&option.declaration());
         }
-        send("uciok");
+        self.send("uciok");
     }
 
     fn set_option(&mut self, args: &str) {
         let (name, value) = match parse_setoption(args) {
             Some(parts) => parts,
-            None => return error("setoption needs 'name <id> [value <x>]'"),
+            None => return self.error("setoption needs 'name <id> [value <x>]'"),
         };
         let option = match EngineOption::find(&name) {
             Some(option) => option,
-            None => return error(format!("unknown option '{name}'")),
+            None => return self.error(format!("unknown option '{name}'")),
         };
         let result = match option {
             EngineOption::Hash => option.parse_spin(&value).and_then(|mb| {
-                self.engine
-                    .set_hash(mb as usize)
-                    .map_err(|e| OptionError(e.to_string()))
+                self.engine.set_hash(mb as usize).map_err(|e| {
+                    OptionError(format!(
+                        "{e}; Hash stays at {} MB with its contents",
+                        self.engine.hash_megabytes()
+                    ))
+                })
             }),
             EngineOption::Threads => option
                 .parse_spin(&value)
@@ -227,7 +267,6 @@ impl Session {
                 .map(|lines| self.engine.set_multipv(lines as usize)),
             EngineOption::Ponder => option.parse_check(&value).map(|_| ()),
             EngineOption::Chess960 => option.parse_check(&value).map(|on| self.chess960 = on),
-            EngineOption::EvalFile => self.load_network(&value),
             // Sessa analyses as it plays; the option is there for GUIs that set it.
             EngineOption::AnalyseMode => option.parse_check(&value).map(|_| ()),
             EngineOption::ShowWdl => option.parse_check(&value).map(|on| self.show_wdl = on),
@@ -239,6 +278,7 @@ impl Session {
                 self.elo = elo as u32;
                 self.apply_strength();
             }),
+            EngineOption::EvalFile => self.load_network(&value),
             EngineOption::SyzygyPath => {
                 self.set_syzygy_path(&value);
                 Ok(())
@@ -254,7 +294,7 @@ impl Session {
             }),
         };
         if let Err(e) = result {
-            error(e);
+            self.error(e);
         }
     }
 
@@ -265,14 +305,14 @@ impl Session {
     fn set_syzygy_path(&mut self, paths: &str) {
         if paths.is_empty() || paths == EMPTY_PATH {
             self.engine.tablebase_options_mut().tables = None;
-            return send("info string Syzygy tablebases off");
+            return self.send("info string Syzygy tablebases off");
         }
         match Tablebases::open(paths) {
             Ok(tables) => {
                 for problem in tables.problems() {
-                    error(format!("SyzygyPath: {problem}"));
+                    self.error(format!("SyzygyPath: {problem}"));
                 }
-                send(&format!(
+                self.send(&format!(
                     "info string Syzygy tablebases: {} WDL and {} DTZ tables, up to {} pieces",
                     tables.wdl_files(),
                     tables.dtz_files(),
@@ -280,7 +320,7 @@ impl Session {
                 ));
                 self.engine.tablebase_options_mut().tables = Some(Arc::new(tables));
             }
-            Err(e) => error(format!("SyzygyPath: {e}; tablebases unchanged")),
+            Err(e) => self.error(format!("SyzygyPath: {e}; tablebases unchanged")),
         }
     }
 
@@ -288,70 +328,6 @@ impl Session {
     fn apply_strength(&mut self) {
         self.engine
             .set_strength(self.limit_strength.then_some(self.elo));
-    }
-
-    fn castling_mode(&self) -> CastlingMode {
-        CastlingMode::from_chess960(self.chess960)
-    }
-
-    fn position(&mut self, args: &[&str]) {
-        match parse_position(args, self.castling_mode()) {
-            Ok(board) => self.engine.set_position(board),
-            Err(message) => error(format!("{message}; position unchanged")),
-        }
-    }
-
-    fn go(&mut self, args: &[&str]) {
-        let (limits, problems) = parse_go(args);
-        for problem in problems {
-            error(problem);
-        }
-        for text in &limits.search_moves {
-            if let Err(e) = self.engine.board().parse_uci_move(text) {
-                error(format!("searchmoves: {e}"));
-            }
-        }
-        if self.debug {
-            send(&format!("info string go {limits:?}"));
-        }
-        self.engine.go(&limits, self.events_tx.clone());
-    }
-
-    fn display(&self) {
-        let board = self.engine.board();
-        let pos = board.position();
-        send("");
-        for rank in (0..8).rev() {
-            let mut row = format!(" {} |", rank + 1);
-            for file in 0..8 {
-                let sq = shakmaty::Square::from_coords(
-                    shakmaty::File::new(file),
-                    shakmaty::Rank::new(rank),
-                );
-                let c = pos.board().piece_at(sq).map_or('.', |p| p.char());
-                row.push(' ');
-                row.push(c);
-            }
-            send(&row);
-        }
-        send("   +----------------");
-        send("     a b c d e f g h");
-        send("");
-        send(&format!("Fen: {}", board.fen()));
-        send(&format!("Key: {:016X}", board.key()));
-        let side = if pos.turn() == Color::White {
-            "white"
-        } else {
-            "black"
-        };
-        send(&format!("Side to move: {side}"));
-        let checkers: Vec<String> = pos
-            .checkers()
-            .into_iter()
-            .map(|sq| sq.to_string())
-            .collect();
-        send(&format!("Checkers: {}", checkers.join(" ")));
-        send(&format!("State: {:?}", game_state(board)));
     }
 
     /// Switches to the network file at `path` (or the built-in one); a file
@@ -369,7 +345,7 @@ impl Session {
             })?;
             Arc::from(net)
         };
-        send(&format!(
+        self.send(&format!(
             "info string EvalFile: using network {}",
             net.file_name()
         ));
@@ -377,24 +353,131 @@ impl Session {
         Ok(())
     }
 
+    fn castling_mode(&self) -> CastlingMode {
+        CastlingMode::from_chess960(self.chess960)
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        match parse_position(args, self.castling_mode()) {
+            Ok((board, repairs)) => {
+                for repair in repairs {
+                    self.send(&format!("info string FEN repaired: {repair}"));
+                }
+                self.engine.set_position(board);
+                self.refused_position = None;
+            }
+            Err(message) => {
+                self.error(format!(
+                    "{message}; no position until the next valid position command"
+                ));
+                self.refused_position = Some(message);
+            }
+        }
+    }
+
+    /// Says that there is no position to work on, when the last `position`
+    /// was refused; `true` when there is one.
+    fn has_position(&mut self, command: &str) -> bool {
+        match self.refused_position.clone() {
+            Some(reason) => {
+                self.error(format!(
+                    "{command}: no position, the last position command was refused ({reason})"
+                ));
+                false
+            }
+            None => true,
+        }
+    }
+
+    fn go(&mut self, args: &[&str], received: Instant) {
+        if !self.has_position("go") {
+            // The answer goes through the event channel, after whatever a
+            // search still running reports, so that each `go` gets its own
+            // `bestmove` in order.
+            self.engine.stop();
+            self.engine.wait();
+            let _ = self.events_tx.send(SearchEvent::BestMove {
+                best: None,
+                ponder: None,
+            });
+            return;
+        }
+        let (limits, problems) = parse_go(args);
+        for problem in problems {
+            self.error(problem);
+        }
+        for text in &limits.search_moves {
+            if let Err(e) = self.engine.board().parse_uci_move(text) {
+                self.error(format!("searchmoves: {e}"));
+            }
+        }
+        if self.debug {
+            self.send(&format!("info string go {limits:?}"));
+        }
+        self.engine
+            .go_since(&limits, self.events_tx.clone(), received);
+    }
+
+    fn display(&mut self) {
+        if !self.has_position("d") {
+            return;
+        }
+        let board = self.engine.board().clone();
+        let pos = board.position();
+        let mut lines = vec![String::new()];
+        for rank in (0..8).rev() {
+            let mut row = format!(" {} |", rank + 1);
+            for file in 0..8 {
+                let sq = shakmaty::Square::from_coords(
+                    shakmaty::File::new(file),
+                    shakmaty::Rank::new(rank),
+                );
+                let c = pos.board().piece_at(sq).map_or('.', |p| p.char());
+                row.push(' ');
+                row.push(c);
+            }
+            lines.push(row);
+        }
+        lines.push("   +----------------".to_string());
+        lines.push("     a b c d e f g h".to_string());
+        lines.push(String::new());
+        lines.push(format!("Fen: {}", board.fen()));
+        lines.push(format!("Key: {:016X}", board.key()));
+        let side = if pos.turn() == Color::White {
+            "white"
+        } else {
+            "black"
+        };
+        lines.push(format!("Side to move: {side}"));
+        let checkers: Vec<String> = pos
+            .checkers()
+            .into_iter()
+            .map(|sq| sq.to_string())
+            .collect();
+        lines.push(format!("Checkers: {}", checkers.join(" ")));
+        lines.push(format!("State: {:?}", game_state(&board)));
+        for line in lines {
+            self.send(&line);
+        }
+    }
+
     /// Prints the network's evaluation and, square by square, how much each
     /// piece other than the kings adds to it (the drop when it is removed).
-    fn eval(&self) {
-        let net = self.engine.network();
-        let pos = self.engine.board().position();
+    fn eval(&mut self) {
+        if !self.has_position("eval") {
+            return;
+        }
+        let net = Arc::clone(self.engine.network());
+        let pos = self.engine.board().position().clone();
         let kernel = Kernel::detect();
         let white_view = |board: &shakmaty::Board| {
-            net.evaluate(
-                &Accumulator::refresh(net, board, kernel),
-                Color::White,
-                kernel,
-            )
+            net.evaluate(&Accumulator::refresh(&net, board, kernel), Color::White, kernel)
         };
         let full = white_view(pos.board());
-        send(&format!(
+        let mut lines = vec![format!(
             "info string eval network {} (piece values in cp, White's view)",
             net.file_name()
-        ));
+        )];
         for rank in (0..8).rev() {
             let mut row = format!("info string {} |", rank + 1);
             for file in 0..8 {
@@ -416,32 +499,34 @@ impl Session {
                     None => row.push_str("  .    "),
                 }
             }
-            send(&row);
+            lines.push(row);
         }
-        send("info string     a      b      c      d      e      f      g      h");
-        send(&format!("info string eval white {full} cp"));
-        let side = if pos.turn() == Color::White {
-            full
-        } else {
-            -full
-        };
-        send(&format!("info string eval side to move {side} cp"));
+        lines.push("info string     a      b      c      d      e      f      g      h".to_string());
+        lines.push(format!("info string eval white {full} cp"));
+        let side = if pos.turn() == Color::White { full } else { -full };
+        lines.push(format!("info string eval side to move {side} cp"));
+        for line in lines {
+            self.send(&line);
+        }
     }
 
     fn perft(&mut self, args: &[&str]) {
         let Some(depth) = args.first().and_then(|d| d.parse::<u32>().ok()) else {
-            return error("perft needs a depth");
+            return self.error("perft needs a depth");
         };
+        if !self.has_position("perft") {
+            return;
+        }
         let mut board = self.engine.board().clone();
         let start = Instant::now();
         let split = divide(&mut board, depth);
         for (mv, count) in &split {
-            send(&format!("{mv}: {count}"));
+            self.send(&format!("{mv}: {count}"));
         }
         let total: u64 = split.iter().map(|(_, n)| n).sum();
         let ms = start.elapsed().as_millis().max(1);
-        send("");
-        send(&format!(
+        self.send("");
+        self.send(&format!(
             "Nodes searched: {total} ({} ms, {} nps)",
             ms,
             total as u128 * 1000 / ms
@@ -458,7 +543,7 @@ impl Session {
             sessa_engine::threads::DEFAULT_HASH_MB,
             self.engine.threads(),
         );
-        send(&format!("{} nodes {} nps", report.nodes, report.nps()));
+        self.send(&format!("{} nodes {} nps", report.nodes, report.nps()));
     }
 }
 
@@ -490,20 +575,21 @@ fn text_after<'a>(text: &'a str, word: &str) -> &'a str {
     &text[end..]
 }
 
-/// Builds the board a `position` command describes.
-pub fn parse_position(args: &[&str], mode: CastlingMode) -> Result<Board, String> {
+/// Builds the board a `position` command describes, with what was repaired
+/// in its FEN (see [`Board::from_fen_repaired`]).
+pub fn parse_position(args: &[&str], mode: CastlingMode) -> Result<(Board, Vec<Repair>), String> {
     let moves_at = args.iter().position(|&t| t == "moves");
     let (setup, moves) = match moves_at {
         Some(i) => (&args[..i], &args[i + 1..]),
         None => (args, &[][..]),
     };
-    let mut board = match setup.split_first() {
-        Some((&"startpos", [])) => Board::startpos(),
+    let (mut board, repairs) = match setup.split_first() {
+        Some((&"startpos", [])) => (Board::startpos(), Vec::new()),
         Some((&"startpos", extra)) => {
             return Err(format!("unexpected '{}' after startpos", extra.join(" ")));
         }
         Some((&"fen", fields)) if !fields.is_empty() => {
-            Board::from_fen(&fields.join(" "), mode).map_err(|e| e.to_string())?
+            Board::from_fen_repaired(&fields.join(" "), mode).map_err(|e| e.to_string())?
         }
         Some((&"fen", _)) => return Err("position fen needs a FEN".to_string()),
         _ => return Err("position needs 'startpos' or 'fen <FEN>'".to_string()),
@@ -513,7 +599,7 @@ pub fn parse_position(args: &[&str], mode: CastlingMode) -> Result<Board, String
             .play_uci(text)
             .map_err(|e| format!("{e} at move {} of the move list", index + 1))?;
     }
-    Ok(board)
+    Ok((board, repairs))
 }
 
 /// Parses the arguments of `go`. Problems are reported but never stop the
@@ -578,8 +664,8 @@ pub fn parse_go(args: &[&str]) -> (Limits, Vec<String>) {
     (limits, problems)
 }
 
-/// Formats an iteration report as a UCI `info` line.
-/// `show_wdl` adds the win/draw/loss chances (`UCI_ShowWDL`).
+/// Formats an iteration report as a UCI `info` line; `show_wdl` adds the
+/// win/draw/loss chances (`UCI_ShowWDL`).
 pub fn format_info(info: &SearchInfo, show_wdl: bool) -> String {
     let score = match info.score {
         ReportedScore::Centipawns(cp) => format!("cp {cp}"),
@@ -660,7 +746,8 @@ mod tests {
             &["startpos", "moves", "e2e4", "e7e5"],
             CastlingMode::Standard,
         )
-        .unwrap();
+        .unwrap()
+        .0;
         assert_eq!(
             board.fen(),
             "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"

@@ -200,6 +200,47 @@ fn json_output_holds_positions_and_summary() {
 }
 
 #[test]
+fn repaired_positions_are_searched_and_reported_in_every_format() {
+    // White's K-side right holds; the others and the en passant square go.
+    let path = write_temp(
+        "repaired.epd",
+        "r3k3/8/8/8/8/8/8/4K2R w KQkq e3 bm O-O; id \"flawed\";\n\
+         6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8#; id \"clean\";\n",
+    );
+    let path = path.to_str().unwrap();
+    let output = sessa_epd(&[path, "--depth", "1"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(
+        stdout.contains("FEN repaired: castling rights 'KQkq' reduced to 'Kq'")
+            && stdout.contains("FEN repaired: en passant square e3 cleared")
+            && stdout.contains("; 1 with a repaired FEN"),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches("FEN repaired").count(), 2, "{stdout}");
+
+    let output = sessa_epd(&[path, "--depth", "1", "--format", "csv"]);
+    let rows = csv_rows(&text(&output.stdout));
+    assert_eq!(rows.len(), 2);
+    assert!(
+        rows[0]["repairs"].contains("reduced to 'Kq'") && rows[0]["repairs"].contains("e3 cleared"),
+        "{:?}",
+        rows[0]
+    );
+    assert_eq!(rows[0]["uci"].len(), 4, "the repaired position is searched");
+    assert_eq!(rows[1]["repairs"], "");
+
+    let output = sessa_epd(&[path, "--depth", "1", "--format", "json"]);
+    let json = text(&output.stdout);
+    assert!(
+        json.contains("\"repairs\":[\"castling rights 'KQkq' reduced to 'Kq'"),
+        "{json}"
+    );
+    assert!(json.contains("\"repairs\":[]"), "{json}");
+    assert!(json.contains("\"repaired\":1}"), "{json}");
+}
+
+#[test]
 fn unreadable_file_fails_but_others_run() {
     let path = write_temp("readable.epd", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - dm 1;\n");
     let output = sessa_epd(&[

@@ -156,14 +156,18 @@ fn no_legal_move_gives_bestmove_none() {
 }
 
 #[test]
-fn bad_fens_and_moves_keep_the_engine_and_the_position() {
+fn refused_positions_leave_no_position_until_a_valid_one() {
     let mut e = Engine::start();
     let good = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
-    e.send(&format!("position fen {good}"));
     for bad in [
         "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position fen 4k3/8/8/8/8/8/8/8 w - - 0 1",
+        "position fen 4k3/8/8/8/8/8/8/3KK3 w - - 0 1",
+        "position fen 4k2P/8/8/8/8/8/8/4K3 w - - 0 1",
+        "position fen 4k3/4R3/8/8/8/8/8/4K3 w - - 0 1",
         "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
         "position fen rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w",
         "position fen",
         "position",
         "position startpos moves e2e5",
@@ -172,17 +176,107 @@ fn bad_fens_and_moves_keep_the_engine_and_the_position() {
         "position fen 4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1 moves e1c1",
         "position startpos extra",
     ] {
+        e.send(&format!("position fen {good}"));
         e.send(bad);
         let (line, _) = e.expect(|l| l.starts_with("info string"), PROMPT);
-        assert!(line.contains("error"), "{bad}: {line}");
+        assert!(line.starts_with("info string error: "), "{bad}: {line}");
+        assert!(line.contains("no position"), "{bad}: {line}");
+        // No move of the older position may come back, whatever the limits.
+        for go in ["go depth 3", "go wtime 1000 btime 1000", "go infinite"] {
+            let sent = Instant::now();
+            e.send(go);
+            let (best, _, before) = e.bestmove(PROMPT);
+            assert!(sent.elapsed() < PROMPT);
+            assert_eq!(best, "(none)", "{bad} then {go}");
+            assert!(
+                before
+                    .iter()
+                    .any(|l| l.starts_with("info string error: go: no position")),
+                "{bad}: {before:?}"
+            );
+        }
+        e.send("d");
+        let (line, _) = e.expect(|l| l.starts_with("info string"), PROMPT);
+        assert!(
+            line.starts_with("info string error: d: no position"),
+            "{line}"
+        );
         e.ready();
     }
-    e.send("d");
-    let (line, _) = e.expect(|l| l.starts_with("Fen: "), PROMPT);
-    assert_eq!(line, format!("Fen: {good}"));
+    e.send(&format!("position fen {good}"));
     e.send("go depth 3");
     let (best, _, _) = e.bestmove(LONG);
     assert_legal(good, &best);
+    e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(200));
+}
+
+#[test]
+fn playable_but_imperfect_fens_are_repaired_and_said_so() {
+    let mut e = Engine::start();
+    for (given, repaired, what) in [
+        (
+            "r3k3/8/8/8/8/8/8/4K2R w KQkq - 0 1",
+            "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1",
+            "castling rights 'KQkq' reduced to 'Kq'",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - e3 0 1",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            "en passant square e3 cleared",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
+            START,
+            "missing halfmove clock and fullmove number set to 0 1",
+        ),
+        (
+            "rk4r1/8/8/8/8/8/8/RK4R1 w KQkq - 0 1",
+            "rk4r1/8/8/8/8/8/8/RK4R1 w - - 0 1",
+            "Chess960 castling would keep more",
+        ),
+    ] {
+        e.send(&format!("position fen {given}"));
+        let (line, _) = e.expect(|l| l.starts_with("info string"), PROMPT);
+        assert!(line.starts_with("info string FEN repaired: "), "{line}");
+        assert!(line.contains(what), "{given}: {line}");
+        e.send("d");
+        let (fen, _) = e.expect(|l| l.starts_with("Fen: "), PROMPT);
+        assert_eq!(fen, format!("Fen: {repaired}"));
+        e.send("go depth 4");
+        let (best, _, _) = e.bestmove(LONG);
+        assert_legal(repaired, &best);
+    }
+    // The rights that remain can be used; those dropped cannot.
+    e.send("position fen r3k3/8/8/8/8/8/8/4K2R w KQkq - 0 1 moves e1g1 e8c8");
+    e.send("d");
+    let (fen, _) = e.expect(|l| l.starts_with("Fen: "), PROMPT);
+    assert_eq!(fen, "Fen: 2kr4/8/8/8/8/8/8/5RK1 w - - 2 2");
+    // Shredder-FEN under UCI_Chess960: only the rook still on g1's side is gone.
+    e.send("setoption name UCI_Chess960 value true");
+    e.send("position fen 1r2k1r1/8/8/8/8/8/8/1R2K3 w GBgb - 0 1");
+    let (line, _) = e.expect(|l| l.starts_with("info string"), PROMPT);
+    assert!(line.contains("reduced to 'Qkq'"), "{line}");
+    e.send("go depth 3");
+    e.bestmove(LONG);
+    // A flawless FEN gets no remark.
+    e.send(&format!("position fen {START}"));
+    e.assert_no(|l| l.starts_with("info string"), Duration::from_millis(200));
+}
+
+#[test]
+fn go_without_a_position_still_answers_each_go_in_order() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("position fen 8/8/8/8/8/8/8/8 w - - 0 1");
+    e.send("go depth 1");
+    // The running search ends with its own move, then the new `go` is refused.
+    let (first, _, _) = e.bestmove(PROMPT);
+    assert_legal(START, &first);
+    let (second, _, _) = e.bestmove(PROMPT);
+    assert_eq!(second, "(none)");
+    e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(200));
 }
 
 #[test]

@@ -69,6 +69,11 @@ impl Engine {
         stdin.flush().unwrap();
     }
 
+    /// Closes stdin: the engine sees the end of its input.
+    pub fn close_stdin(&mut self) {
+        drop(self.stdin.take());
+    }
+
     /// Closes stdin (end of input) and waits for the process to exit.
     pub fn close_and_wait(&mut self, timeout: Duration) -> bool {
         drop(self.stdin.take());
@@ -80,6 +85,25 @@ impl Engine {
             std::thread::sleep(Duration::from_millis(10));
         }
         false
+    }
+
+    /// Waits up to `timeout` for the process to exit on its own; returns how
+    /// long that took and whether it exited with success.
+    pub fn exit_within(&mut self, timeout: Duration) -> Option<(Duration, bool)> {
+        let start = Instant::now();
+        while start.elapsed() < timeout {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some((start.elapsed(), status.success()));
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        None
+    }
+
+    /// The lines written after everything read so far, up to the end of
+    /// the output (the process must have exited).
+    pub fn remaining_lines(&self) -> Vec<String> {
+        self.lines.iter().collect()
     }
 
     /// Waits for a line matching `wanted`; returns it and the lines before it.
