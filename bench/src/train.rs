@@ -307,7 +307,8 @@ impl Adam {
                     let g = gradient[i];
                     first[i] = BETA1 * first[i] + (1.0 - BETA1) * g;
                     second[i] = BETA2 * second[i] + (1.0 - BETA2) * g * g;
-                    params[i] -= step * first[i] / (second[i].sqrt() + EPSILON) + lr * decay * params[i];
+                    params[i] -=
+                        step * first[i] / (second[i].sqrt() + EPSILON) + lr * decay * params[i];
                     if chunk * 4096 + i != OUTPUT_BIAS {
                         params[i] = params[i].clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
                     }

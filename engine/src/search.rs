@@ -144,6 +144,9 @@ pub enum SearchEvent {
         /// Its 1-based position in the root move list.
         number: usize,
     },
+    /// A search thread failed (a bug): the search is abandoned, and a legal
+    /// move (if any) is reported as its `BestMove`, so that the game goes on.
+    Failure(String),
     /// The search is over; exactly one per `go`.
     BestMove {
         /// The move to play, or `None` when there is no legal move.
@@ -235,6 +238,9 @@ pub struct SearchParams {
     pub thread_index: usize,
     /// The evaluation network.
     pub net: Arc<Network>,
+    /// Makes the search fail at once, to test how the engine survives it.
+    #[cfg(test)]
+    pub fail: bool,
 }
 
 impl SearchParams {
@@ -253,6 +259,8 @@ impl SearchParams {
             start: Instant::now(),
             thread_index: 0,
             net: Network::embedded(),
+            #[cfg(test)]
+            fail: false,
         }
     }
 }
@@ -428,6 +436,8 @@ impl<'a> Worker<'a> {
 
     /// Runs iterative deepening and returns the best lines found.
     pub fn search(&mut self) -> SearchResult {
+        #[cfg(test)]
+        assert!(!self.params.fail, "a search failure asked for by a test");
         self.accumulators
             .reset(&self.params.net, self.board.position());
         let mut root_moves = self.root_moves();

@@ -102,11 +102,70 @@ impl SearchThread {
                     if job.new_game {
                         tables.clear();
                     }
-                    run_job(job, &mut tables);
+                    let rescue = Rescue::of(&job);
+                    let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        run_job(job, &mut tables)
+                    }));
+                    if searched.is_err() {
+                        tables.clear();
+                        rescue.answer();
+                    }
                 }
             })
             .expect("spawning a search thread");
         SearchThread { jobs, handle }
+    }
+}
+
+/// What a search thread needs to answer for a search that failed (a panic,
+/// which is a bug): the engine must not hang or stop playing because of it.
+struct Rescue {
+    board: Board,
+    shared: Arc<SharedState>,
+    results: Sender<SearchResult>,
+    /// The main thread's events and its end-of-search signal.
+    main: Option<(Sender<SearchEvent>, Sender<()>)>,
+}
+
+impl Rescue {
+    fn of(job: &Job) -> Rescue {
+        Rescue {
+            board: job.board.clone(),
+            shared: Arc::clone(&job.shared),
+            results: job.results.clone(),
+            main: job
+                .main
+                .as_ref()
+                .map(|duty| (duty.events.clone(), duty.done.clone())),
+        }
+    }
+
+    /// Stands in for the failed search: a helper reports no result, the main
+    /// thread stops the others and reports the failure and a legal move.
+    fn answer(self) {
+        self.shared.stop.store(true, Ordering::Relaxed);
+        let Some((events, done)) = self.main else {
+            let _ = self.results.send(SearchResult {
+                best: None,
+                ponder: None,
+                score: 0,
+                depth: 0,
+                nodes: 0,
+                seldepth: 0,
+                lines: Vec::new(),
+            });
+            return;
+        };
+        let best = self
+            .board
+            .legal_moves()
+            .first()
+            .map(|&m| self.board.move_to_uci(m));
+        let _ = events.send(SearchEvent::Failure(
+            "internal error in the search; playing a legal move".to_string(),
+        ));
+        let _ = events.send(SearchEvent::BestMove { best, ponder: None });
+        let _ = done.send(());
     }
 }
 
@@ -219,6 +278,9 @@ pub struct Engine {
     strength: Option<StrengthLimit>,
     /// Draws the moves a limited strength plays.
     choice_rng: ChoiceRng,
+    /// The thread whose next search fails, to test the engine's rescue.
+    #[cfg(test)]
+    fail_thread: Option<usize>,
 }
 
 impl Default for Engine {
@@ -251,6 +313,8 @@ impl Engine {
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(0, |t| t.as_nanos() as u64),
             ),
+            #[cfg(test)]
+            fail_thread: None,
         }
     }
 
@@ -316,6 +380,8 @@ impl Engine {
             start: self.search_started,
             thread_index: 0,
             net: Arc::clone(&self.net),
+            #[cfg(test)]
+            fail: self.fail_thread == Some(0),
         };
         self.shared.stop.store(false, Ordering::Relaxed);
         self.shared.stop_requested.store(false, Ordering::Relaxed);
@@ -336,6 +402,8 @@ impl Engine {
                 params: SearchParams {
                     budget: TimeBudget::UNLIMITED,
                     thread_index: index,
+                    #[cfg(test)]
+                    fail: self.fail_thread == Some(index),
                     ..params.clone()
                 },
                 tt: Arc::clone(&self.tt),
@@ -609,6 +677,29 @@ mod tests {
         engine.set_hash(32).unwrap();
         assert_eq!(engine.hash_megabytes(), 32);
         run(&mut engine, &limits);
+    }
+
+    #[test]
+    fn a_failed_search_still_answers_and_the_engine_plays_on() {
+        let limits = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        for failing in [0, 1] {
+            let mut engine = Engine::new();
+            engine.set_threads(2);
+            engine.fail_thread = Some(failing);
+            let (best, events) = run(&mut engine, &limits);
+            // The main thread's failure is reported and a legal move played;
+            // a helper's failure leaves the main thread's result.
+            assert!(best.is_some(), "thread {failing}");
+            let reported = events.iter().any(|e| matches!(e, SearchEvent::Failure(_)));
+            assert_eq!(reported, failing == 0, "thread {failing}");
+            engine.fail_thread = None;
+            let (best, events) = run(&mut engine, &limits);
+            assert!(best.is_some());
+            assert!(events.iter().any(|e| matches!(e, SearchEvent::Info(_))));
+        }
     }
 
     #[test]

@@ -175,6 +175,7 @@ impl Session {
     fn report(&mut self, event: SearchEvent) {
         let line = match event {
             SearchEvent::Info(info) => format_info(&info, self.show_wdl),
+            SearchEvent::Failure(message) => format!("info string error: {message}"),
             SearchEvent::CurrentMove { depth, mv, number } => {
                 format!("info depth {depth} currmove {mv} currmovenumber {number}")
             }
@@ -471,7 +472,11 @@ impl Session {
         let pos = self.engine.board().position().clone();
         let kernel = Kernel::detect();
         let white_view = |board: &shakmaty::Board| {
-            net.evaluate(&Accumulator::refresh(&net, board, kernel), Color::White, kernel)
+            net.evaluate(
+                &Accumulator::refresh(&net, board, kernel),
+                Color::White,
+                kernel,
+            )
         };
         let full = white_view(pos.board());
         let mut lines = vec![format!(
@@ -501,9 +506,14 @@ impl Session {
             }
             lines.push(row);
         }
-        lines.push("info string     a      b      c      d      e      f      g      h".to_string());
+        lines
+            .push("info string     a      b      c      d      e      f      g      h".to_string());
         lines.push(format!("info string eval white {full} cp"));
-        let side = if pos.turn() == Color::White { full } else { -full };
+        let side = if pos.turn() == Color::White {
+            full
+        } else {
+            -full
+        };
         lines.push(format!("info string eval side to move {side} cp"));
         for line in lines {
             self.send(&line);

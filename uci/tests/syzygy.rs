@@ -241,6 +241,9 @@ fn the_tablebase_suite_is_solved_with_the_tables() {
     assert!(
         text.contains("solved 100/100 (100.0%)"),
         "{}",
-        text.lines().filter(|l| l.contains("failed")).collect::<Vec<_>>().join("\n")
+        text.lines()
+            .filter(|l| l.contains("failed"))
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }
