@@ -15,7 +15,8 @@
 
 use bulletformat::ChessBoard;
 use rayon::prelude::*;
-use sessa_engine::nnue::{HIDDEN, INPUTS, Network, QA, QB, SCALE, WEIGHT_CLIP};
+use sessa_engine::nnue::{HIDDEN, INPUTS, Network, QA, QB, SCALE, WEIGHT_CLIP, feature_index};
+use shakmaty::{Color, Piece, Role, Square};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -46,7 +47,10 @@ pub struct Features {
 }
 
 impl Features {
-    /// Reads the inputs of a record (side to move relative).
+    /// Reads the inputs of a record. Records are side to move relative (the
+    /// side to move's pieces are colour 0, seen from its side of the board),
+    /// which is the engine's White view of a position with White to move:
+    /// the engine's own feature indices apply, so the two cannot disagree.
     pub fn of(record: &ChessBoard) -> Features {
         let mut features = Features {
             us: [0; MAX_FEATURES],
@@ -57,11 +61,17 @@ impl Features {
             if features.count == MAX_FEATURES {
                 break;
             }
-            let colour = usize::from(piece >> 3);
-            let role = usize::from(piece & 7);
-            let square = usize::from(square);
-            features.us[features.count] = (colour * 384 + role * 64 + square) as u16;
-            features.them[features.count] = ((colour ^ 1) * 384 + role * 64 + (square ^ 56)) as u16;
+            let piece = Piece {
+                color: if piece >> 3 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                },
+                role: Role::ALL[usize::from(piece & 7)],
+            };
+            let square = Square::new(u32::from(square));
+            features.us[features.count] = feature_index(Color::White, piece, square) as u16;
+            features.them[features.count] = feature_index(Color::Black, piece, square) as u16;
             features.count += 1;
         }
         features
@@ -289,7 +299,7 @@ impl Default for Adam {
 
 impl Adam {
     /// One step against the mean `gradient`, then clips every weight (not the output bias).
-    /// `decay` is the decoupled weight decay (AdamW): every weight also
+    /// `decay` is the decoupled weight decay (AdamW): every parameter also
     /// shrinks by `lr · decay` of itself.
     fn step(&mut self, net: &mut FloatNetwork, gradient: &[f32], lr: f32, decay: f32) {
         self.steps += 1;
@@ -380,7 +390,8 @@ pub struct Settings {
     pub held_out: f64,
     /// Seed of the initial weights, the hold-out split and the shuffles.
     pub seed: u64,
-    /// Decoupled weight decay (0: none).
+    /// Decoupled weight decay (0: none): every parameter shrinks by
+    /// `lr · weight_decay` of itself at each step.
     pub weight_decay: f32,
 }
 
@@ -409,6 +420,12 @@ pub struct Trainer {
     pub epochs_done: usize,
 }
 
+/// Consecutive records held out together.
+pub const HELD_OUT_BLOCK: usize = 1024;
+/// Mixed into the seed of the hold-out split, so that it does not follow the
+/// same random stream as the initial weights.
+const SPLIT_SEED: u64 = 0x5EED_0F5B_11AB_C0DE;
+
 /// The mean loss of `net` over `records`.
 pub fn mean_loss(net: &FloatNetwork, records: &[ChessBoard], wdl_weight: f32) -> f64 {
     if records.is_empty() {
@@ -427,17 +444,22 @@ pub fn mean_loss(net: &FloatNetwork, records: &[ChessBoard], wdl_weight: f32) ->
 impl Trainer {
     /// A run over `records` from random weights: a shuffled share is held
     /// out, the rest trained on.
-    pub fn new(mut records: Vec<ChessBoard>, settings: Settings) -> Trainer {
-        let mut rng = Rng::new(settings.seed);
-        shuffle(&mut records, &mut rng);
-        let held = ((records.len() as f64) * settings.held_out).round() as usize;
-        let train = records.split_off(held.min(records.len()));
+    ///
+    /// The positions of one game are alike, so the share is held out in
+    /// blocks of [`HELD_OUT_BLOCK`] consecutive records (about ten games):
+    /// the held-out loss then measures positions from games never trained on.
+    pub fn new(records: Vec<ChessBoard>, settings: Settings) -> Trainer {
+        let mut blocks: Vec<&[ChessBoard]> = records.chunks(HELD_OUT_BLOCK).collect();
+        shuffle(&mut blocks, &mut Rng::new(settings.seed ^ SPLIT_SEED));
+        let held_blocks = ((blocks.len() as f64) * settings.held_out).round() as usize;
+        let held_out: Vec<ChessBoard> = blocks[..held_blocks].concat();
+        let train: Vec<ChessBoard> = blocks[held_blocks..].concat();
         Trainer {
             net: FloatNetwork::random(settings.seed),
             adam: Adam::default(),
             settings,
             train,
-            held_out: records,
+            held_out,
             epochs_done: 0,
         }
     }

@@ -8,7 +8,9 @@
 //! Adam.
 
 use rayon::prelude::*;
-use sessa_engine::wdl::{A, B, material, parameters};
+#[cfg(test)]
+use sessa_engine::wdl::parameters;
+use sessa_engine::wdl::{A, B, material, win_chance};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Color, Position};
@@ -190,10 +192,10 @@ fn replay(mut pos: Chess, movetext: &str, white_points: i32) -> Option<Vec<Sampl
 
 /// The model's chances of a win and of a loss for a sample, given the coefficients.
 fn chances(sample: &Sample, a: &[f64; 4], b: &[f64; 4]) -> (f64, f64) {
-    let (a, b) = parameters(sample.material, a, b);
-    let win = 1.0 / (1.0 + ((a - sample.score) / b).exp());
-    let loss = 1.0 / (1.0 + ((a + sample.score) / b).exp());
-    (win, loss)
+    (
+        win_chance(sample.score, sample.material, a, b),
+        win_chance(-sample.score, sample.material, a, b),
+    )
 }
 
 /// The mean negative log-likelihood of the outcomes.

@@ -20,7 +20,7 @@ fn settings(epochs: usize) -> Settings {
         lr: 0.002,
         lr_end: 0.0002,
         wdl_weight: 0.5,
-        held_out: 0.1,
+        held_out: 0.25,
         seed: 7,
         weight_decay: 0.0,
     }
@@ -28,18 +28,22 @@ fn settings(epochs: usize) -> Settings {
 
 #[test]
 fn held_out_loss_falls() {
-    let mut trainer = Trainer::new(fixture(), settings(4));
+    let mut trainer = Trainer::new(fixture(), settings(20));
     let (train, held_out) = trainer.sizes();
-    assert_eq!((train, held_out), (3686, 410));
+    // One block of 1024 consecutive records of the four is held out.
+    assert_eq!((train, held_out), (3072, 1024));
     let before = trainer.held_out_loss();
     let mut last = before;
-    for _ in 0..4 {
+    for _ in 0..20 {
         let report = trainer.epoch();
         assert!(report.train_loss.is_finite());
         last = report.held_out_loss;
     }
+    // The held-out games were never trained on: with so few games the
+    // loss on them falls by about a quarter (on the training games, to a
+    // fiftieth) but must fall.
     assert!(
-        last < before * 0.5,
+        last < before * 0.85,
         "held-out loss went from {before} to {last}"
     );
 }

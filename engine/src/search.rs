@@ -17,7 +17,7 @@ use crate::movepick::{Killers, MovePicker, MovedPiece, QuietContext, is_tactical
 use crate::nnue::{AccumulatorStack, Network};
 use crate::params::*;
 use crate::score::{
-    INFINITY, MATE, MATE_BOUND, MAX_PLY, ReportedScore, Score, TB_WIN_BOUND, is_decisive, is_mate,
+    INFINITY, MATE, MAX_PLY, ReportedScore, Score, TB_WIN_BOUND, is_decisive, is_mate,
 };
 use crate::see::see_ge;
 use crate::syzygy::TablebasePlan;
@@ -226,8 +226,11 @@ pub struct SearchParams {
     pub mate: Option<u32>,
     /// Root moves to consider (empty: all).
     pub search_moves: Vec<Move>,
-    /// Lines to search and report (MultiPV): the best this many root moves.
+    /// Lines to search (MultiPV): the best this many root moves.
     pub multipv: usize,
+    /// Lines to report, at most `multipv` (a limited strength searches more
+    /// lines to choose among than the GUI asked to see).
+    pub reported_lines: usize,
     /// The tablebase ranking of the root moves and the probes below the root.
     pub tablebases: TablebasePlan,
     /// Stop right after the first iteration when only one move is legal.
@@ -254,6 +257,7 @@ impl SearchParams {
             mate: None,
             search_moves: Vec::new(),
             multipv: 1,
+            reported_lines: 1,
             tablebases: TablebasePlan::default(),
             answer_forced_move_at_once: false,
             start: Instant::now(),
@@ -477,7 +481,8 @@ impl<'a> Worker<'a> {
             result.score = result.lines[0].score;
             result.depth = depth;
             result.seldepth = self.seldepth as u32;
-            self.report_iteration(depth, &result.lines);
+            let reported = self.params.reported_lines.clamp(1, result.lines.len());
+            self.report_iteration(depth, &result.lines[..reported]);
             if self.stopped {
                 break;
             }
@@ -824,7 +829,7 @@ impl<'a> Worker<'a> {
         let raw_eval = (!in_check).then(|| self.raw_eval(entry));
         let static_eval = raw_eval.map(|raw| self.corrected_eval(raw));
         let eval = match (static_eval, entry) {
-            (Some(eval), Some(e)) if e.score.abs() < MATE_BOUND => match e.bound {
+            (Some(eval), Some(e)) if !is_decisive(e.score) => match e.bound {
                 Bound::Exact => e.score,
                 Bound::Lower if e.score > eval => e.score,
                 Bound::Upper if e.score < eval => e.score,
@@ -842,7 +847,7 @@ impl<'a> Worker<'a> {
         if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility pruning: far above beta, a shallow search will not fall below it.
             if depth <= RFP_MAX_DEPTH
-                && eval.abs() < MATE_BOUND
+                && !is_decisive(eval)
                 && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
             {
                 return eval;
@@ -928,7 +933,7 @@ impl<'a> Worker<'a> {
                 continue;
             }
             // Shallow pruning, once a line that does not lose to mate is known.
-            if best_score > -MATE_BOUND {
+            if best_score > -TB_WIN_BOUND {
                 if quiet {
                     if !pv_node
                         && depth <= LMP_MAX_DEPTH
@@ -975,7 +980,7 @@ impl<'a> Worker<'a> {
                 && excluded.is_none()
                 && e.depth >= depth - SE_TT_DEPTH_MARGIN
                 && e.bound != Bound::Upper
-                && e.score.abs() < MATE_BOUND
+                && !is_decisive(e.score)
             {
                 let singular_beta = e.score - SE_MARGIN_PER_DEPTH * depth;
                 self.excluded[ply] = Some(m);

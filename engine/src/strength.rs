@@ -58,9 +58,11 @@ impl StrengthLimit {
     }
 
     /// Picks the line to play among `lines` (best first), with `random` a
-    /// uniform draw in `[0, 1)`. A line that is a proven mate or a
-    /// tablebase result for either side is never traded for another one,
-    /// and neither is a line worse than the best by a decisive margin.
+    /// uniform draw in `[0, 1)`. When the best line is a proven mate or a
+    /// tablebase result it is always played; a line whose own score is one
+    /// (for either side) is never chosen instead; other lines are chosen
+    /// with a weight of `exp(−gap / temperature)`, so one much worse than
+    /// the best is all but never played.
     pub fn choose(self, lines: &[PvLine], random: f64) -> usize {
         let temperature = self.temperature();
         let Some(best) = lines.first() else {

@@ -61,6 +61,7 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 pub const MAX_THREADS: usize = 1024;
 
 /// What the main thread needs besides a helper's job.
+#[derive(Clone)]
 struct MainDuty {
     events: Sender<SearchEvent>,
     helper_results: Receiver<SearchResult>,
@@ -123,8 +124,7 @@ struct Rescue {
     board: Board,
     shared: Arc<SharedState>,
     results: Sender<SearchResult>,
-    /// The main thread's events and its end-of-search signal.
-    main: Option<(Sender<SearchEvent>, Sender<()>)>,
+    main: Option<MainDuty>,
 }
 
 impl Rescue {
@@ -133,18 +133,18 @@ impl Rescue {
             board: job.board.clone(),
             shared: Arc::clone(&job.shared),
             results: job.results.clone(),
-            main: job
-                .main
-                .as_ref()
-                .map(|duty| (duty.events.clone(), duty.done.clone())),
+            main: job.main.clone(),
         }
     }
 
-    /// Stands in for the failed search: a helper reports no result, the main
-    /// thread stops the others and reports the failure and a legal move.
+    /// Stands in for the failed search. A helper reports an empty result,
+    /// which the main thread passes over. The main thread stops the helpers
+    /// and waits for them, as a search that ends does (so no helper still
+    /// holds the table when `bestmove` goes out), reports the failure, holds
+    /// its answer until `stop` under `infinite` or `ponder`, and then plays
+    /// a legal move.
     fn answer(self) {
-        self.shared.stop.store(true, Ordering::Relaxed);
-        let Some((events, done)) = self.main else {
+        let Some(duty) = self.main else {
             let _ = self.results.send(SearchResult {
                 best: None,
                 ponder: None,
@@ -156,16 +156,34 @@ impl Rescue {
             });
             return;
         };
+        self.shared.stop.store(true, Ordering::Relaxed);
+        let _ = duty.events.send(SearchEvent::Failure(
+            "internal error in the search; playing a legal move".to_string(),
+        ));
+        for _ in duty.helper_results.iter().take(duty.helpers) {}
+        wait_for_stop_request(&self.shared, &duty);
         let best = self
             .board
             .legal_moves()
             .first()
             .map(|&m| self.board.move_to_uci(m));
-        let _ = events.send(SearchEvent::Failure(
-            "internal error in the search; playing a legal move".to_string(),
-        ));
-        let _ = events.send(SearchEvent::BestMove { best, ponder: None });
-        let _ = done.send(());
+        let _ = duty
+            .events
+            .send(SearchEvent::BestMove { best, ponder: None });
+        let _ = duty.done.send(());
+    }
+}
+
+/// Under `go infinite` or `go ponder`, waits until the GUI sends `stop` (or
+/// `ponderhit` ends the pondering): UCI allows no `bestmove` before that.
+fn wait_for_stop_request(shared: &SharedState, duty: &MainDuty) {
+    if !duty.wait_for_stop {
+        return;
+    }
+    while !shared.stop_requested.load(Ordering::Relaxed)
+        && (duty.infinite || shared.pondering.load(Ordering::Relaxed))
+    {
+        std::thread::park_timeout(Duration::from_millis(5));
     }
 }
 
@@ -196,6 +214,7 @@ fn run_job(job: Job, tables: &mut ThreadTables) {
         new_game: _,
     } = job;
     let start = params.start;
+    let reported_lines = params.reported_lines;
     let events = main.as_ref().map(|duty| duty.events.clone());
     let result = Worker::new(board.clone(), &tt, &shared, tables, params, events).search();
     let Some(duty) = main else {
@@ -213,13 +232,7 @@ fn run_job(job: Job, tables: &mut ThreadTables) {
     let mut all = Vec::with_capacity(duty.helpers + 1);
     all.push(result);
     all.extend(duty.helper_results.iter().take(duty.helpers));
-    if duty.wait_for_stop {
-        while !shared.stop_requested.load(Ordering::Relaxed)
-            && (duty.infinite || shared.pondering.load(Ordering::Relaxed))
-        {
-            std::thread::park_timeout(Duration::from_millis(5));
-        }
-    }
+    wait_for_stop_request(&shared, &duty);
     let mut chosen = select_result(&all)
         .cloned()
         .unwrap_or_else(|| all[0].clone());
@@ -231,7 +244,7 @@ fn run_job(job: Job, tables: &mut ThreadTables) {
             IterationReport {
                 depth: chosen.depth,
                 seldepth: chosen.seldepth,
-                lines: &chosen.lines,
+                lines: &chosen.lines[..chosen.lines.len().min(reported_lines)],
                 nodes: shared.nodes.load(Ordering::Relaxed),
                 tbhits: shared.tb_hits.load(Ordering::Relaxed),
                 elapsed: start.elapsed(),
@@ -351,23 +364,18 @@ impl Engine {
             control,
             TimeControl::Clock(_) | TimeControl::Missing | TimeControl::MoveTime(_)
         ) && !limits.ponder;
-        // A limited strength searches its lines within its node budget.
-        let (multipv, nodes) = match self.strength {
-            Some(limit) => (
-                self.multipv.max(STRENGTH_LINES),
-                Some(
-                    limits
-                        .nodes
-                        .map_or(limit.node_budget(), |n| n.min(limit.node_budget())),
-                ),
-            ),
-            None => (self.multipv, limits.nodes),
+        // A limited strength searches more lines to choose among, and starts
+        // no iteration past its node budget (the first always completes, so
+        // that there are lines to choose among).
+        let (multipv, soft_nodes) = match self.strength {
+            Some(limit) => (self.multipv.max(STRENGTH_LINES), Some(limit.node_budget())),
+            None => (self.multipv, None),
         };
         let params = SearchParams {
             budget: TimeBudget::new(control, self.move_overhead),
             max_depth: limits.depth.unwrap_or(u32::MAX),
-            nodes,
-            soft_nodes: None,
+            nodes: limits.nodes,
+            soft_nodes,
             mate: limits.mate,
             search_moves: limits
                 .search_moves
@@ -375,6 +383,7 @@ impl Engine {
                 .filter_map(|text| board.parse_uci_move(text).ok())
                 .collect(),
             multipv,
+            reported_lines: self.multipv,
             tablebases,
             answer_forced_move_at_once: forced_answer,
             start: self.search_started,
@@ -553,8 +562,11 @@ impl Engine {
     }
 
     /// Evaluates with `net` from the next search on.
+    /// The transposition table and the threads' tables are emptied, as for a
+    /// new game: they hold the old network's evaluations.
     pub fn set_network(&mut self, net: Arc<Network>) {
         self.net = net;
+        self.new_game();
     }
 
     /// The evaluation network in use.
@@ -700,6 +712,34 @@ mod tests {
             assert!(best.is_some());
             assert!(events.iter().any(|e| matches!(e, SearchEvent::Info(_))));
         }
+        // Under `go infinite` the rescued search still waits for `stop`, and
+        // the table can be cleared right after its answer.
+        let mut engine = Engine::new();
+        engine.set_threads(2);
+        engine.fail_thread = Some(0);
+        let (tx, rx) = unbounded();
+        let infinite = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        engine.go(&infinite, tx);
+        assert!(matches!(
+            rx.recv_timeout(Duration::from_secs(5)),
+            Ok(SearchEvent::Failure(_))
+        ));
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(
+            !rx.try_iter()
+                .any(|e| matches!(e, SearchEvent::BestMove { .. })),
+            "bestmove before stop"
+        );
+        engine.stop();
+        engine.wait();
+        assert!(
+            rx.try_iter()
+                .any(|e| matches!(e, SearchEvent::BestMove { best: Some(_), .. }))
+        );
+        engine.clear_hash();
     }
 
     #[test]

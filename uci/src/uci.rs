@@ -471,10 +471,13 @@ impl Session {
         let net = Arc::clone(self.engine.network());
         let pos = self.engine.board().position().clone();
         let kernel = Kernel::detect();
+        // The network evaluates for the side to move, as the search sees it;
+        // White's view is that score, or its negation with Black to move.
+        let sign = if pos.turn() == Color::White { 1 } else { -1 };
         let white_view = |board: &shakmaty::Board| {
-            net.evaluate(
+            sign * net.evaluate(
                 &Accumulator::refresh(&net, board, kernel),
-                Color::White,
+                pos.turn(),
                 kernel,
             )
         };
@@ -509,12 +512,7 @@ impl Session {
         lines
             .push("info string     a      b      c      d      e      f      g      h".to_string());
         lines.push(format!("info string eval white {full} cp"));
-        let side = if pos.turn() == Color::White {
-            full
-        } else {
-            -full
-        };
-        lines.push(format!("info string eval side to move {side} cp"));
+        lines.push(format!("info string eval side to move {} cp", sign * full));
         for line in lines {
             self.send(&line);
         }

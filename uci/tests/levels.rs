@@ -153,3 +153,21 @@ fn limited_engines_play_complete_fast_games_legally() {
         assert!(plies >= 20, "Elo {elo}: only {plies} plies, ended at {fen}");
     }
 }
+
+#[test]
+fn a_weak_level_varies_its_moves_and_shows_only_the_lines_asked_for() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 1320");
+    let mut played = std::collections::HashSet::new();
+    for _ in 0..30 {
+        e.send("position startpos moves e2e4 e7e5 g1f3");
+        e.send("go movetime 50");
+        let (best, _, lines) = e.bestmove(PROMPT * 4);
+        for line in lines.iter().filter(|l| l.contains(" score ")) {
+            assert_eq!(field(line, "multipv"), Some("1"), "{line}");
+        }
+        played.insert(best);
+    }
+    assert!(played.len() >= 2, "always {played:?}");
+}

@@ -6,8 +6,9 @@
 //! last epoch's network is also written under its shipping name,
 //! `sessa-<hash>.nnue`.
 
-use bench::train::{Settings, Trainer, load_records};
+use bench::train::{FloatNetwork, Settings, Trainer, load_records};
 use clap::Parser;
+use sessa_engine::nnue::Network;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -47,6 +48,10 @@ struct Args {
     /// Decoupled weight decay (AdamW).
     #[arg(long, default_value_t = 0.0)]
     weight_decay: f32,
+    /// Start from this network's weights instead of random ones (for
+    /// example the previous generation's), rather than from scratch.
+    #[arg(long)]
+    from: Option<PathBuf>,
     /// Continue from this checkpoint (same data and settings).
     #[arg(long)]
     resume: Option<PathBuf>,
@@ -84,6 +89,10 @@ fn run(args: &Args) -> Result<(), String> {
         weight_decay: args.weight_decay,
     };
     let mut trainer = Trainer::new(records, settings);
+    if let Some(path) = &args.from {
+        let net = Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        trainer.start_from(FloatNetwork::from_quantised(&net));
+    }
     if let Some(path) = &args.resume {
         trainer.resume(path).map_err(|e| e.to_string())?;
     }

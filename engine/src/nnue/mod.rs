@@ -50,6 +50,10 @@ pub const EVAL_LIMIT: Score = 20_000;
 
 /// Largest output weight for which `QA · w` fits 16 bits.
 const MAX_OUTPUT_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
+// The output sums `QA² · w` over both views' `HIDDEN` values in 32 bits.
+const _OUTPUT_FITS_I32: () = assert!(
+    (2 * HIDDEN as i64) * (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64) <= i32::MAX as i64
+);
 const MAGIC: [u8; 8] = *b"SESSANET";
 const FORMAT_VERSION: u32 = 1;
 const HEADER_BYTES: usize = 32;
@@ -279,7 +283,8 @@ impl Network {
         let (us, them) = accumulator.views(side);
         let sum = kernel.screlu_dot(us, &self.output_weights[0])
             + kernel.screlu_dot(them, &self.output_weights[1]);
-        let output = i64::from(sum / QA + self.output_bias) * i64::from(SCALE) / i64::from(QA * QB);
+        let output = (i64::from(sum / QA) + i64::from(self.output_bias)) * i64::from(SCALE)
+            / i64::from(QA * QB);
         (output as Score).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
