@@ -1,14 +1,15 @@
 //! Micro-benchmarks over the bench positions: legal move generation, making
-//! a move with its key update, static evaluation, quiescence search and a
-//! fixed-depth search.
+//! a move with its key update, the evaluation network (from scratch and with
+//! incremental updates), quiescence search and a fixed-depth search.
 
 use bench::bench_boards;
 use criterion::{Criterion, criterion_group, criterion_main};
 use sessa_engine::Board;
-use sessa_engine::eval::{NoTrace, PawnTable, evaluate, evaluate_traced};
+use sessa_engine::nnue::{Accumulator, AccumulatorStack, Kernel, Network};
 use sessa_engine::search::{SearchParams, SharedState, Worker};
 use sessa_engine::tables::ThreadTables;
 use sessa_engine::tt::TranspositionTable;
+use shakmaty::Position;
 use std::hint::black_box;
 
 fn movegen(c: &mut Criterion) {
@@ -40,23 +41,39 @@ fn make_unmake(c: &mut Criterion) {
     });
 }
 
-fn evaluation(c: &mut Criterion) {
+/// The network: a full refresh of both accumulators and an evaluation per
+/// position, and the incremental path the search takes: for every legal move
+/// of every position, update the accumulators, evaluate, and go back.
+fn network(c: &mut Criterion) {
     let boards = bench_boards();
-    let mut pawns = PawnTable::default();
-    c.bench_function("evaluate", |b| {
+    let net = Network::embedded();
+    let kernel = Kernel::detect();
+    c.bench_function("nnue_refresh_and_evaluate", |b| {
         b.iter(|| {
             boards
                 .iter()
-                .map(|board| evaluate(black_box(board.position()), &mut pawns))
+                .map(|board| {
+                    let pos = black_box(board.position());
+                    let accumulator = Accumulator::refresh(&net, pos.board(), kernel);
+                    net.evaluate(&accumulator, pos.turn(), kernel)
+                })
                 .sum::<i32>()
         })
     });
-    c.bench_function("evaluate_without_pawn_table", |b| {
+    let mut stack = AccumulatorStack::new(kernel);
+    c.bench_function("nnue_update_evaluate_for_every_move", |b| {
         b.iter(|| {
-            boards
-                .iter()
-                .map(|board| evaluate_traced(black_box(board.position()), None, &mut NoTrace).white)
-                .sum::<i32>()
+            let mut total = 0;
+            for board in &boards {
+                let pos = board.position();
+                stack.reset(&net, pos);
+                for m in pos.legal_moves() {
+                    stack.push(&net, pos, m);
+                    total += stack.evaluate(&net, !pos.turn());
+                    stack.pop();
+                }
+            }
+            total
         })
     });
 }
@@ -105,12 +122,5 @@ fn search(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(
-    benches,
-    movegen,
-    make_unmake,
-    evaluation,
-    quiescence,
-    search
-);
+criterion_group!(benches, movegen, make_unmake, network, quiescence, search);
 criterion_main!(benches);

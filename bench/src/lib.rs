@@ -1,5 +1,6 @@
-//! Shared fixtures for Sessa's criterion benchmarks, and the Texel tuner of
-//! its evaluation (`tune`, driven by the `tune` binary).
+//! Shared fixtures for Sessa's criterion benchmarks, the trainer of its
+//! evaluation network (`train`, driven by the `train` binary), and the fit of
+//! its win/draw/loss model (`wdl_fit`, driven by the `wdl_fit` binary).
 
 use sessa_engine::Board;
 use sessa_engine::bench::BENCH_POSITIONS;
@@ -13,4 +14,5 @@ pub fn bench_boards() -> Vec<Board> {
         .collect()
 }
 
-pub mod tune;
+pub mod train;
+pub mod wdl_fit;

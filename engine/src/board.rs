@@ -443,8 +443,13 @@ impl Board {
     /// Keys of the earlier positions that could repeat the current one: those
     /// since the last irreversible move with the same side to move.
     fn comparable_keys(&self) -> impl Iterator<Item = &u64> {
+        self.recent_keys().iter().rev().skip(1).step_by(2)
+    }
+
+    /// Keys of the earlier positions since the last irreversible move.
+    fn recent_keys(&self) -> &[u64] {
         let window = (self.pos.halfmoves() as usize).min(self.keys.len());
-        self.keys.iter().rev().take(window).skip(1).step_by(2)
+        &self.keys[self.keys.len() - window..]
     }
 
     /// How many earlier positions since the last irreversible move equal the
@@ -457,8 +462,7 @@ impl Board {
     /// Whether any position since the last irreversible move, the current
     /// one included, occurred twice: the game goes round in circles.
     pub fn has_repeated(&self) -> bool {
-        let window = (self.pos.halfmoves() as usize).min(self.keys.len());
-        let mut recent = self.keys[self.keys.len() - window..].to_vec();
+        let mut recent = self.recent_keys().to_vec();
         recent.push(self.key);
         recent.sort_unstable();
         recent.windows(2).any(|pair| pair[0] == pair[1])

@@ -9,7 +9,6 @@
 //! then prunes and reduces on better estimates; the evaluation itself and the
 //! transposition table keep the uncorrected values.
 
-use crate::eval::pawns::pawn_hash;
 use crate::score::Score;
 use shakmaty::{Chess, Color, Position};
 
@@ -37,6 +36,13 @@ impl Default for CorrectionHistory {
             table: Box::new([[0; ENTRIES]; 2]),
         }
     }
+}
+
+/// A well-mixed hash of the pawn bitboards (Black, White); the table takes
+/// its top bits as the index.
+fn pawn_hash(pawns: [u64; 2]) -> u64 {
+    pawns[0].wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ pawns[1].rotate_left(29).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
 }
 
 /// The table slot of the position's side to move and pawn structure.

@@ -13,20 +13,22 @@
 
 use crate::board::Board;
 use crate::draw::is_search_draw;
-use crate::eval::evaluate;
 use crate::movepick::{Killers, MovePicker, MovedPiece, QuietContext, is_tactical, moved_piece};
+use crate::nnue::{AccumulatorStack, Network};
 use crate::params::*;
 use crate::score::{
-    INFINITY, MATE, MATE_BOUND, MAX_PLY, ReportedScore, Score, TB_WIN_BOUND, is_decisive, is_mate,
+    INFINITY, MATE, MAX_PLY, ReportedScore, Score, TB_WIN_BOUND, is_decisive, is_mate,
 };
 use crate::see::see_ge;
 use crate::syzygy::TablebasePlan;
 use crate::tables::ThreadTables;
 use crate::time::{TimeBudget, TimeControl};
 use crate::tt::{Bound, TranspositionTable, TtEntry, pack_move, unpack_move};
+use crate::wdl::{Wdl, material};
 use crossbeam::channel::Sender;
 use crossbeam::utils::CachePadded;
 use shakmaty::{Color, Move, Position, Role};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -120,6 +122,8 @@ pub struct SearchInfo {
     pub hashfull: u32,
     /// Tablebase probes so far (all threads).
     pub tbhits: u64,
+    /// Win, draw and loss chances of the line's score.
+    pub wdl: Wdl,
     /// Time since the search started, in ms.
     pub time_ms: u64,
     /// The line's principal variation, in UCI notation.
@@ -140,6 +144,9 @@ pub enum SearchEvent {
         /// Its 1-based position in the root move list.
         number: usize,
     },
+    /// A search thread failed (a bug): the search is abandoned, and a legal
+    /// move (if any) is reported as its `BestMove`, so that the game goes on.
+    Failure(String),
     /// The search is over; exactly one per `go`.
     BestMove {
         /// The move to play, or `None` when there is no legal move.
@@ -199,6 +206,8 @@ pub struct PvLine {
     pub score: Score,
     /// The principal variation, legal from the root.
     pub pv: Vec<Move>,
+    /// Whether the score is the tablebases' verdict rather than the search's.
+    pub from_tablebase: bool,
 }
 
 /// Everything one search needs to know besides the position.
@@ -217,8 +226,11 @@ pub struct SearchParams {
     pub mate: Option<u32>,
     /// Root moves to consider (empty: all).
     pub search_moves: Vec<Move>,
-    /// Lines to search and report (MultiPV): the best this many root moves.
+    /// Lines to search (MultiPV): the best this many root moves.
     pub multipv: usize,
+    /// Lines to report, at most `multipv` (a limited strength searches more
+    /// lines to choose among than the GUI asked to see).
+    pub reported_lines: usize,
     /// The tablebase ranking of the root moves and the probes below the root.
     pub tablebases: TablebasePlan,
     /// Stop right after the first iteration when only one move is legal.
@@ -227,6 +239,11 @@ pub struct SearchParams {
     pub start: Instant,
     /// 0 for the main thread, which reports and keeps time; 1.. for helpers.
     pub thread_index: usize,
+    /// The evaluation network.
+    pub net: Arc<Network>,
+    /// Makes the search fail at once, to test how the engine survives it.
+    #[cfg(test)]
+    pub fail: bool,
 }
 
 impl SearchParams {
@@ -240,10 +257,14 @@ impl SearchParams {
             mate: None,
             search_moves: Vec::new(),
             multipv: 1,
+            reported_lines: 1,
             tablebases: TablebasePlan::default(),
             answer_forced_move_at_once: false,
             start: Instant::now(),
             thread_index: 0,
+            net: Network::embedded(),
+            #[cfg(test)]
+            fail: false,
         }
     }
 }
@@ -273,6 +294,8 @@ pub struct Worker<'a> {
     evals: [Option<Score>; MAX_PLY + 2],
     /// Whether the move made at each ply of the current line was a null move.
     null_at: [bool; MAX_PLY + 2],
+    /// The network's accumulators along the current line.
+    accumulators: AccumulatorStack,
 }
 
 /// A root move with what the last iteration learnt about it.
@@ -306,13 +329,14 @@ impl RootMove {
     /// The line this move heads: its search score, unless the tablebases
     /// know better and the search proved no mate.
     fn line(&self) -> PvLine {
-        let score = match self.tb_score {
-            Some(tb_score) if !is_mate(self.score) => tb_score,
-            _ => self.score,
+        let (score, from_tablebase) = match self.tb_score {
+            Some(tb_score) if !is_mate(self.score) => (tb_score, true),
+            _ => (self.score, false),
         };
         PvLine {
             score,
             pv: self.pv.clone(),
+            from_tablebase,
         }
     }
 }
@@ -347,14 +371,8 @@ impl<'a> Worker<'a> {
             pv_len: [0; MAX_PLY + 1],
             evals: [None; MAX_PLY + 2],
             null_at: [false; MAX_PLY + 2],
+            accumulators: AccumulatorStack::default(),
         }
-    }
-
-    /// The quiescence score of the worker's position, side to move's point of
-    /// view: what the position is worth once captures have settled. Tuning
-    /// data keeps only positions whose static evaluation already equals it.
-    pub fn quiescence_score(&mut self) -> Score {
-        self.quiescence(-INFINITY, INFINITY, 0, true)
     }
 
     /// Nodes this worker searched.
@@ -422,6 +440,10 @@ impl<'a> Worker<'a> {
 
     /// Runs iterative deepening and returns the best lines found.
     pub fn search(&mut self) -> SearchResult {
+        #[cfg(test)]
+        assert!(!self.params.fail, "a search failure asked for by a test");
+        self.accumulators
+            .reset(&self.params.net, self.board.position());
         let mut root_moves = self.root_moves();
         let mut result = SearchResult {
             best: root_moves.first().map(|r| r.mv),
@@ -459,7 +481,8 @@ impl<'a> Worker<'a> {
             result.score = result.lines[0].score;
             result.depth = depth;
             result.seldepth = self.seldepth as u32;
-            self.report_iteration(depth, &result.lines);
+            let reported = self.params.reported_lines.clamp(1, result.lines.len());
+            self.report_iteration(depth, &result.lines[..reported]);
             if self.stopped {
                 break;
             }
@@ -605,12 +628,12 @@ impl<'a> Worker<'a> {
 
     /// The reply the TT suggests after `best`, for `bestmove ... ponder`.
     fn reply_from_tt(&mut self, best: Move) -> Option<Move> {
-        self.board.make(best);
+        self.make(best);
         let reply = self.tt.probe(self.board.key(), 1).and_then(|entry| {
             let legal = self.board.legal_moves();
             unpack_move(entry.packed_move, &legal)
         });
-        self.board.unmake();
+        self.unmake();
         reply
     }
 
@@ -697,7 +720,7 @@ impl<'a> Worker<'a> {
             }
             let nodes_before = self.nodes;
             self.moved[0] = moved_piece(self.board.turn(), m);
-            self.board.make(m);
+            self.make(m);
             let score = if index == 0 {
                 -self.negamax(-beta, -alpha, depth - 1, 1, true)
             } else {
@@ -708,7 +731,7 @@ impl<'a> Worker<'a> {
                     score
                 }
             };
-            self.board.unmake();
+            self.unmake();
             root_move.nodes = self.nodes - nodes_before;
             if self.stopped {
                 break;
@@ -754,7 +777,7 @@ impl<'a> Worker<'a> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return evaluate(self.board.position(), &mut self.tables.pawns);
+            return self.evaluate();
         }
         // Mate distance pruning: no line from here beats a shorter mate.
         alpha = alpha.max(-MATE + ply as Score);
@@ -806,7 +829,7 @@ impl<'a> Worker<'a> {
         let raw_eval = (!in_check).then(|| self.raw_eval(entry));
         let static_eval = raw_eval.map(|raw| self.corrected_eval(raw));
         let eval = match (static_eval, entry) {
-            (Some(eval), Some(e)) if e.score.abs() < MATE_BOUND => match e.bound {
+            (Some(eval), Some(e)) if !is_decisive(e.score) => match e.bound {
                 Bound::Exact => e.score,
                 Bound::Lower if e.score > eval => e.score,
                 Bound::Upper if e.score < eval => e.score,
@@ -824,7 +847,7 @@ impl<'a> Worker<'a> {
         if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility pruning: far above beta, a shallow search will not fall below it.
             if depth <= RFP_MAX_DEPTH
-                && eval.abs() < MATE_BOUND
+                && !is_decisive(eval)
                 && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
             {
                 return eval;
@@ -847,12 +870,13 @@ impl<'a> Worker<'a> {
                     + depth / NMP_DEPTH_DIVISOR
                     + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
                 if self.board.make_null() {
+                    self.accumulators.push_null();
                     self.null_at[ply] = true;
                     self.moved[ply] = None;
                     let score =
                         -self.negamax(-beta, -beta + 1, depth - reduction - 1, ply + 1, false);
                     self.null_at[ply] = false;
-                    self.board.unmake();
+                    self.unmake();
                     if self.stopped {
                         return 0;
                     }
@@ -909,7 +933,7 @@ impl<'a> Worker<'a> {
                 continue;
             }
             // Shallow pruning, once a line that does not lose to mate is known.
-            if best_score > -MATE_BOUND {
+            if best_score > -TB_WIN_BOUND {
                 if quiet {
                     if !pv_node
                         && depth <= LMP_MAX_DEPTH
@@ -956,7 +980,7 @@ impl<'a> Worker<'a> {
                 && excluded.is_none()
                 && e.depth >= depth - SE_TT_DEPTH_MARGIN
                 && e.bound != Bound::Upper
-                && e.score.abs() < MATE_BOUND
+                && !is_decisive(e.score)
             {
                 let singular_beta = e.score - SE_MARGIN_PER_DEPTH * depth;
                 self.excluded[ply] = Some(m);
@@ -981,7 +1005,7 @@ impl<'a> Worker<'a> {
             }
             move_count += 1;
             self.moved[ply] = moved_piece(side, m);
-            self.board.make(m);
+            self.make(m);
             let gives_check = self.board.in_check();
             let new_depth = depth - 1 + extension;
             let score = if move_count == 1 {
@@ -1008,7 +1032,7 @@ impl<'a> Worker<'a> {
                 }
                 score
             };
-            self.board.unmake();
+            self.unmake();
             if self.stopped {
                 return 0;
             }
@@ -1107,13 +1131,32 @@ impl<'a> Worker<'a> {
         )
     }
 
+    /// Makes the legal move `m` on the board and in the network's accumulators.
+    #[inline]
+    fn make(&mut self, m: Move) {
+        self.accumulators
+            .push(&self.params.net, self.board.position(), m);
+        self.board.make(m);
+    }
+
+    /// Takes back the last move (or null move) on the board and in the accumulators.
+    #[inline]
+    fn unmake(&mut self) {
+        self.board.unmake();
+        self.accumulators.pop();
+    }
+
+    /// The network's evaluation of the current position, side to move's view.
+    #[inline]
+    fn evaluate(&self) -> Score {
+        self.accumulators
+            .evaluate(&self.params.net, self.board.turn())
+    }
+
     /// The uncorrected static evaluation of the current position: the TT
     /// entry's copy when there is one.
     fn raw_eval(&mut self, entry: Option<TtEntry>) -> Score {
-        entry.map_or_else(
-            || evaluate(self.board.position(), &mut self.tables.pawns),
-            |e| e.eval,
-        )
+        entry.map_or_else(|| self.evaluate(), |e| e.eval)
     }
 
     /// `raw` shifted by the correction history, kept clear of tablebase and
@@ -1191,11 +1234,7 @@ impl<'a> Worker<'a> {
         }
         let in_check = self.board.in_check();
         if ply >= MAX_PLY {
-            return if in_check {
-                0
-            } else {
-                evaluate(self.board.position(), &mut self.tables.pawns)
-            };
+            return if in_check { 0 } else { self.evaluate() };
         }
         let key = self.board.key();
         let entry = self.tt.probe(key, ply);
@@ -1248,9 +1287,9 @@ impl<'a> Worker<'a> {
                 }
             }
             self.moved[ply] = moved_piece(side, m);
-            self.board.make(m);
+            self.make(m);
             let score = -self.quiescence(-beta, -alpha, ply + 1, pv_node);
-            self.board.unmake();
+            self.unmake();
             if self.stopped {
                 return 0;
             }
@@ -1327,6 +1366,7 @@ pub struct IterationReport<'a> {
 /// line, numbered from 1 in the order given.
 pub fn iteration_infos(root: &Board, report: IterationReport<'_>) -> Vec<SearchInfo> {
     let ms = report.elapsed.as_millis() as u64;
+    let material = material(root.position().board());
     let uci_line = |line: &PvLine| {
         let mut board = root.clone();
         let mut pv = Vec::with_capacity(line.pv.len());
@@ -1350,6 +1390,11 @@ pub fn iteration_infos(root: &Board, report: IterationReport<'_>) -> Vec<SearchI
             nps: report.nodes * 1000 / ms.max(1),
             hashfull: report.hashfull,
             tbhits: report.tbhits,
+            wdl: if line.from_tablebase && !is_decisive(line.score) {
+                Wdl::DRAW
+            } else {
+                Wdl::from_score(line.score, material)
+            },
             time_ms: ms,
             pv: uci_line(line),
         })

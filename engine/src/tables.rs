@@ -1,11 +1,10 @@
 //! The tables one search thread learns from its searches and keeps for the
-//! next move of the same game: move-ordering histories, the evaluation's
-//! correction history and the pawn cache.
+//! next move of the same game: move-ordering histories and the evaluation's
+//! correction history.
 //! Each thread owns its own; they are emptied when a new game starts, so
 //! that a game (and the bench) plays out the same whatever came before.
 
 use crate::correction::CorrectionHistory;
-use crate::eval::PawnTable;
 use crate::movepick::{CaptureHistory, ContinuationHistory, CounterMoves, History};
 
 /// A search thread's private tables that outlive one search.
@@ -21,8 +20,6 @@ pub struct ThreadTables {
     pub counters: CounterMoves,
     /// Average errors of the static evaluation per pawn structure.
     pub correction: CorrectionHistory,
-    /// Pawn structures already evaluated.
-    pub pawns: PawnTable,
 }
 
 impl ThreadTables {

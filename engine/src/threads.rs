@@ -34,10 +34,12 @@
 //! until `stop` (or `ponderhit`), as UCI requires.
 
 use crate::board::Board;
+use crate::nnue::Network;
 use crate::search::{
     IterationReport, Limits, SearchEvent, SearchParams, SearchResult, SharedState, Worker,
     iteration_infos, result_to_uci,
 };
+use crate::strength::{ChoiceRng, LINES as STRENGTH_LINES, StrengthLimit};
 use crate::syzygy::TablebaseOptions;
 use crate::tables::ThreadTables;
 use crate::time::{TimeBudget, TimeControl};
@@ -59,6 +61,7 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 pub const MAX_THREADS: usize = 1024;
 
 /// What the main thread needs besides a helper's job.
+#[derive(Clone)]
 struct MainDuty {
     events: Sender<SearchEvent>,
     helper_results: Receiver<SearchResult>,
@@ -66,6 +69,8 @@ struct MainDuty {
     wait_for_stop: bool,
     infinite: bool,
     done: Sender<()>,
+    /// A limited strength, with the random draw that picks its line.
+    strength: Option<(StrengthLimit, f64)>,
 }
 
 /// One search for one thread.
@@ -98,11 +103,87 @@ impl SearchThread {
                     if job.new_game {
                         tables.clear();
                     }
-                    run_job(job, &mut tables);
+                    let rescue = Rescue::of(&job);
+                    let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        run_job(job, &mut tables)
+                    }));
+                    if searched.is_err() {
+                        tables.clear();
+                        rescue.answer();
+                    }
                 }
             })
             .expect("spawning a search thread");
         SearchThread { jobs, handle }
+    }
+}
+
+/// What a search thread needs to answer for a search that failed (a panic,
+/// which is a bug): the engine must not hang or stop playing because of it.
+struct Rescue {
+    board: Board,
+    shared: Arc<SharedState>,
+    results: Sender<SearchResult>,
+    main: Option<MainDuty>,
+}
+
+impl Rescue {
+    fn of(job: &Job) -> Rescue {
+        Rescue {
+            board: job.board.clone(),
+            shared: Arc::clone(&job.shared),
+            results: job.results.clone(),
+            main: job.main.clone(),
+        }
+    }
+
+    /// Stands in for the failed search. A helper reports an empty result,
+    /// which the main thread passes over. The main thread stops the helpers
+    /// and waits for them, as a search that ends does (so no helper still
+    /// holds the table when `bestmove` goes out), reports the failure, holds
+    /// its answer until `stop` under `infinite` or `ponder`, and then plays
+    /// a legal move.
+    fn answer(self) {
+        let Some(duty) = self.main else {
+            let _ = self.results.send(SearchResult {
+                best: None,
+                ponder: None,
+                score: 0,
+                depth: 0,
+                nodes: 0,
+                seldepth: 0,
+                lines: Vec::new(),
+            });
+            return;
+        };
+        self.shared.stop.store(true, Ordering::Relaxed);
+        let _ = duty.events.send(SearchEvent::Failure(
+            "internal error in the search; playing a legal move".to_string(),
+        ));
+        for _ in duty.helper_results.iter().take(duty.helpers) {}
+        wait_for_stop_request(&self.shared, &duty);
+        let best = self
+            .board
+            .legal_moves()
+            .first()
+            .map(|&m| self.board.move_to_uci(m));
+        let _ = duty
+            .events
+            .send(SearchEvent::BestMove { best, ponder: None });
+        let _ = duty.done.send(());
+    }
+}
+
+/// Under `go infinite` or `go ponder`, waits until the GUI sends `stop` (or
+/// `ponderhit` ends the pondering): UCI allows no `bestmove` before that.
+fn wait_for_stop_request(shared: &SharedState, duty: &MainDuty) {
+    if !duty.wait_for_stop {
+        return;
+    }
+    while !shared.stop_requested.load(Ordering::Relaxed)
+        && (duty.infinite || shared.pondering.load(Ordering::Relaxed))
+    {
+        std::thread::park_timeout(Duration::from_millis(5));
     }
 }
 
@@ -133,6 +214,7 @@ fn run_job(job: Job, tables: &mut ThreadTables) {
         new_game: _,
     } = job;
     let start = params.start;
+    let reported_lines = params.reported_lines;
     let events = main.as_ref().map(|duty| duty.events.clone());
     let result = Worker::new(board.clone(), &tt, &shared, tables, params, events).search();
     let Some(duty) = main else {
@@ -150,14 +232,8 @@ fn run_job(job: Job, tables: &mut ThreadTables) {
     let mut all = Vec::with_capacity(duty.helpers + 1);
     all.push(result);
     all.extend(duty.helper_results.iter().take(duty.helpers));
-    if duty.wait_for_stop {
-        while !shared.stop_requested.load(Ordering::Relaxed)
-            && (duty.infinite || shared.pondering.load(Ordering::Relaxed))
-        {
-            std::thread::park_timeout(Duration::from_millis(5));
-        }
-    }
-    let chosen = select_result(&all)
+    wait_for_stop_request(&shared, &duty);
+    let mut chosen = select_result(&all)
         .cloned()
         .unwrap_or_else(|| all[0].clone());
     if chosen != all[0] && chosen.best.is_some() {
@@ -168,7 +244,7 @@ fn run_job(job: Job, tables: &mut ThreadTables) {
             IterationReport {
                 depth: chosen.depth,
                 seldepth: chosen.seldepth,
-                lines: &chosen.lines,
+                lines: &chosen.lines[..chosen.lines.len().min(reported_lines)],
                 nodes: shared.nodes.load(Ordering::Relaxed),
                 tbhits: shared.tb_hits.load(Ordering::Relaxed),
                 elapsed: start.elapsed(),
@@ -181,6 +257,13 @@ fn run_job(job: Job, tables: &mut ThreadTables) {
     }
     drop(tt);
     drop(shared);
+    if let Some((limit, draw)) = duty.strength
+        && let Some(line) = chosen.lines.get(limit.choose(&chosen.lines, draw))
+        && let Some(&first) = line.pv.first()
+    {
+        chosen.best = Some(first);
+        chosen.ponder = line.pv.get(1).copied();
+    }
     let (best, ponder) = result_to_uci(&board, &chosen);
     let _ = duty.events.send(SearchEvent::BestMove { best, ponder });
     let _ = duty.done.send(());
@@ -202,6 +285,15 @@ pub struct Engine {
     tablebases: TablebaseOptions,
     /// A new game started since the last search: the threads' tables must be emptied.
     new_game_pending: bool,
+    /// The evaluation network every search uses.
+    net: Arc<Network>,
+    /// The playing strength, when limited.
+    strength: Option<StrengthLimit>,
+    /// Draws the moves a limited strength plays.
+    choice_rng: ChoiceRng,
+    /// The thread whose next search fails, to test the engine's rescue.
+    #[cfg(test)]
+    fail_thread: Option<usize>,
 }
 
 impl Default for Engine {
@@ -227,6 +319,15 @@ impl Engine {
             multipv: 1,
             tablebases: TablebaseOptions::default(),
             new_game_pending: true,
+            net: Network::embedded(),
+            strength: None,
+            choice_rng: ChoiceRng::new(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |t| t.as_nanos() as u64),
+            ),
+            #[cfg(test)]
+            fail_thread: None,
         }
     }
 
@@ -263,22 +364,33 @@ impl Engine {
             control,
             TimeControl::Clock(_) | TimeControl::Missing | TimeControl::MoveTime(_)
         ) && !limits.ponder;
+        // A limited strength searches more lines to choose among, and starts
+        // no iteration past its node budget (the first always completes, so
+        // that there are lines to choose among).
+        let (multipv, soft_nodes) = match self.strength {
+            Some(limit) => (self.multipv.max(STRENGTH_LINES), Some(limit.node_budget())),
+            None => (self.multipv, None),
+        };
         let params = SearchParams {
             budget: TimeBudget::new(control, self.move_overhead),
             max_depth: limits.depth.unwrap_or(u32::MAX),
             nodes: limits.nodes,
-            soft_nodes: None,
+            soft_nodes,
             mate: limits.mate,
             search_moves: limits
                 .search_moves
                 .iter()
                 .filter_map(|text| board.parse_uci_move(text).ok())
                 .collect(),
-            multipv: self.multipv,
+            multipv,
+            reported_lines: self.multipv,
             tablebases,
             answer_forced_move_at_once: forced_answer,
             start: self.search_started,
             thread_index: 0,
+            net: Arc::clone(&self.net),
+            #[cfg(test)]
+            fail: self.fail_thread == Some(0),
         };
         self.shared.stop.store(false, Ordering::Relaxed);
         self.shared.stop_requested.store(false, Ordering::Relaxed);
@@ -299,6 +411,8 @@ impl Engine {
                 params: SearchParams {
                     budget: TimeBudget::UNLIMITED,
                     thread_index: index,
+                    #[cfg(test)]
+                    fail: self.fail_thread == Some(index),
                     ..params.clone()
                 },
                 tt: Arc::clone(&self.tt),
@@ -325,6 +439,9 @@ impl Engine {
                 wait_for_stop: limits.infinite || limits.ponder,
                 infinite: limits.infinite,
                 done: done_tx,
+                strength: self
+                    .strength
+                    .map(|limit| (limit, self.choice_rng.next_unit())),
             }),
             new_game: self.new_game_pending,
         };
@@ -436,6 +553,25 @@ impl Engine {
     /// Time reserved per move for communication delays.
     pub fn set_move_overhead(&mut self, overhead: Duration) {
         self.move_overhead = overhead;
+    }
+
+    /// Limits the playing strength to about `elo` (see [`StrengthLimit`]),
+    /// or restores full strength with `None`, from the next search on.
+    pub fn set_strength(&mut self, elo: Option<u32>) {
+        self.strength = elo.map(StrengthLimit::new);
+    }
+
+    /// Evaluates with `net` from the next search on.
+    /// The transposition table and the threads' tables are emptied, as for a
+    /// new game: they hold the old network's evaluations.
+    pub fn set_network(&mut self, net: Arc<Network>) {
+        self.net = net;
+        self.new_game();
+    }
+
+    /// The evaluation network in use.
+    pub fn network(&self) -> &Arc<Network> {
+        &self.net
     }
 
     /// Free time per move before the main clock runs (delay clocks).
@@ -556,6 +692,57 @@ mod tests {
     }
 
     #[test]
+    fn a_failed_search_still_answers_and_the_engine_plays_on() {
+        let limits = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        for failing in [0, 1] {
+            let mut engine = Engine::new();
+            engine.set_threads(2);
+            engine.fail_thread = Some(failing);
+            let (best, events) = run(&mut engine, &limits);
+            // The main thread's failure is reported and a legal move played;
+            // a helper's failure leaves the main thread's result.
+            assert!(best.is_some(), "thread {failing}");
+            let reported = events.iter().any(|e| matches!(e, SearchEvent::Failure(_)));
+            assert_eq!(reported, failing == 0, "thread {failing}");
+            engine.fail_thread = None;
+            let (best, events) = run(&mut engine, &limits);
+            assert!(best.is_some());
+            assert!(events.iter().any(|e| matches!(e, SearchEvent::Info(_))));
+        }
+        // Under `go infinite` the rescued search still waits for `stop`, and
+        // the table can be cleared right after its answer.
+        let mut engine = Engine::new();
+        engine.set_threads(2);
+        engine.fail_thread = Some(0);
+        let (tx, rx) = unbounded();
+        let infinite = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        engine.go(&infinite, tx);
+        assert!(matches!(
+            rx.recv_timeout(Duration::from_secs(5)),
+            Ok(SearchEvent::Failure(_))
+        ));
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(
+            !rx.try_iter()
+                .any(|e| matches!(e, SearchEvent::BestMove { .. })),
+            "bestmove before stop"
+        );
+        engine.stop();
+        engine.wait();
+        assert!(
+            rx.try_iter()
+                .any(|e| matches!(e, SearchEvent::BestMove { best: Some(_), .. }))
+        );
+        engine.clear_hash();
+    }
+
+    #[test]
     fn a_new_game_forgets_what_earlier_searches_learnt() {
         let limits = Limits {
             depth: Some(7),
@@ -564,7 +751,7 @@ mod tests {
         let mut engine = Engine::new();
         run(&mut engine, &limits);
         let fresh = engine.nodes_searched();
-        // Another search fills the histories and pawn cache with other lines.
+        // Another search fills the histories and correction history with other lines.
         let other = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
         engine.set_position(Board::from_fen(other, shakmaty::CastlingMode::Standard).unwrap());
         run(&mut engine, &limits);

@@ -323,6 +323,7 @@ fn search(
                 best = text.and_then(|t| record.board.parse_uci_move(&t).ok());
                 break;
             }
+            SearchEvent::Failure(message) => panic!("the search failed: {message}"),
             SearchEvent::CurrentMove { .. } => {}
         }
     }

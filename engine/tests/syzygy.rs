@@ -59,6 +59,7 @@ fn search(engine: &mut Engine, board: &Board, limits: &Limits) -> (String, Searc
                 engine.wait();
                 return (best.expect("a legal move"), last.expect("a report"));
             }
+            SearchEvent::Failure(message) => panic!("the search failed: {message}"),
             SearchEvent::CurrentMove { .. } => {}
         }
     }

@@ -501,6 +501,7 @@ fn search_position(engine: &mut Engine, record: &EpdRecord, limits: &Limits) -> 
                 best = move_text;
                 break;
             }
+            SearchEvent::Failure(message) => eprintln!("error: {message} ({})", board.fen()),
             SearchEvent::CurrentMove { .. } => {}
         }
     }

@@ -32,8 +32,16 @@ pub enum EngineOption {
     Ponder,
     /// Chess960 castling in FENs and moves.
     Chess960,
+    /// The evaluation network file (`<internal>`: the one built in).
+    EvalFile,
     /// The GUI says it analyses rather than plays a game.
     AnalyseMode,
+    /// Whether `info` lines carry win/draw/loss chances.
+    ShowWdl,
+    /// Whether the playing strength is limited to `UCI_Elo`.
+    LimitStrength,
+    /// The Elo a limited strength plays at.
+    Elo,
     /// Folders of Syzygy tablebase files.
     SyzygyPath,
     /// Least depth left at which the search probes the tablebases.
@@ -71,7 +79,7 @@ pub enum OptionKind {
 }
 
 /// Every option, in the order `uci` lists them.
-pub const OPTIONS: [EngineOption; 13] = [
+pub const OPTIONS: [EngineOption; 17] = [
     EngineOption::Hash,
     EngineOption::Threads,
     EngineOption::ClearHash,
@@ -80,12 +88,19 @@ pub const OPTIONS: [EngineOption; 13] = [
     EngineOption::MultiPv,
     EngineOption::Ponder,
     EngineOption::Chess960,
+    EngineOption::EvalFile,
     EngineOption::AnalyseMode,
+    EngineOption::ShowWdl,
+    EngineOption::LimitStrength,
+    EngineOption::Elo,
     EngineOption::SyzygyPath,
     EngineOption::SyzygyProbeDepth,
     EngineOption::Syzygy50MoveRule,
     EngineOption::SyzygyProbeLimit,
 ];
+
+/// The `EvalFile` value that selects the network built into the binary.
+pub const INTERNAL_NETWORK: &str = "<internal>";
 
 /// Largest hash size offered, in MB (1 TB).
 pub const MAX_HASH_MB: i64 = 1 << 20;
@@ -106,7 +121,11 @@ impl EngineOption {
             EngineOption::MultiPv => "MultiPV",
             EngineOption::Ponder => "Ponder",
             EngineOption::Chess960 => "UCI_Chess960",
+            EngineOption::EvalFile => "EvalFile",
             EngineOption::AnalyseMode => "UCI_AnalyseMode",
+            EngineOption::ShowWdl => "UCI_ShowWDL",
+            EngineOption::LimitStrength => "UCI_LimitStrength",
+            EngineOption::Elo => "UCI_Elo",
             EngineOption::SyzygyPath => "SyzygyPath",
             EngineOption::SyzygyProbeDepth => "SyzygyProbeDepth",
             EngineOption::Syzygy50MoveRule => "Syzygy50MoveRule",
@@ -140,11 +159,21 @@ impl EngineOption {
             ),
             EngineOption::ClockDelay => spin(0, 0, 600_000),
             EngineOption::MultiPv => spin(1, 1, MAX_MULTIPV),
-            EngineOption::Ponder | EngineOption::Chess960 | EngineOption::AnalyseMode => {
-                OptionKind::Check { default: false }
-            }
+            EngineOption::Ponder
+            | EngineOption::Chess960
+            | EngineOption::AnalyseMode
+            | EngineOption::ShowWdl
+            | EngineOption::LimitStrength => OptionKind::Check { default: false },
+            EngineOption::Elo => spin(
+                i64::from(sessa_engine::strength::MIN_ELO),
+                i64::from(sessa_engine::strength::MIN_ELO),
+                i64::from(sessa_engine::strength::MAX_ELO),
+            ),
             EngineOption::SyzygyPath => OptionKind::String {
                 default: EMPTY_PATH,
+            },
+            EngineOption::EvalFile => OptionKind::String {
+                default: INTERNAL_NETWORK,
             },
             EngineOption::SyzygyProbeDepth => spin(1, 1, 100),
             EngineOption::Syzygy50MoveRule => OptionKind::Check { default: true },

@@ -6,10 +6,10 @@
 //! so it answers `isready` at any time, also during a search, and it is the
 //! only writer of stdout.
 
-use crate::options::{EMPTY_PATH, EngineOption, OPTIONS, OptionError};
+use crate::options::{EMPTY_PATH, EngineOption, INTERNAL_NETWORK, OPTIONS, OptionError};
 use crossbeam::channel::{Receiver, Sender, select, unbounded};
 use sessa_engine::draw::game_state;
-use sessa_engine::eval::{MAX_PHASE, NORMAL_SCALE, breakdown};
+use sessa_engine::nnue::{Accumulator, Kernel, Network};
 use sessa_engine::perft::divide;
 use sessa_engine::score::ReportedScore;
 use sessa_engine::search::{Limits, SearchEvent, SearchInfo};
@@ -80,6 +80,12 @@ pub struct Session {
     refused_position: Option<String>,
     chess960: bool,
     debug: bool,
+    /// `UCI_ShowWDL`.
+    show_wdl: bool,
+    /// `UCI_LimitStrength`.
+    limit_strength: bool,
+    /// `UCI_Elo`.
+    elo: u32,
 }
 
 impl Default for Session {
@@ -114,6 +120,9 @@ impl Session {
             refused_position: None,
             chess960: false,
             debug: false,
+            show_wdl: false,
+            limit_strength: false,
+            elo: sessa_engine::strength::MIN_ELO,
         }
     }
 
@@ -165,7 +174,8 @@ impl Session {
 
     fn report(&mut self, event: SearchEvent) {
         let line = match event {
-            SearchEvent::Info(info) => format_info(&info),
+            SearchEvent::Info(info) => format_info(&info, self.show_wdl),
+            SearchEvent::Failure(message) => format!("info string error: {message}"),
             SearchEvent::CurrentMove { depth, mv, number } => {
                 format!("info depth {depth} currmove {mv} currmovenumber {number}")
             }
@@ -260,6 +270,16 @@ impl Session {
             EngineOption::Chess960 => option.parse_check(&value).map(|on| self.chess960 = on),
             // Sessa analyses as it plays; the option is there for GUIs that set it.
             EngineOption::AnalyseMode => option.parse_check(&value).map(|_| ()),
+            EngineOption::ShowWdl => option.parse_check(&value).map(|on| self.show_wdl = on),
+            EngineOption::LimitStrength => option.parse_check(&value).map(|on| {
+                self.limit_strength = on;
+                self.apply_strength();
+            }),
+            EngineOption::Elo => option.parse_spin(&value).map(|elo| {
+                self.elo = elo as u32;
+                self.apply_strength();
+            }),
+            EngineOption::EvalFile => self.load_network(&value),
             EngineOption::SyzygyPath => {
                 self.set_syzygy_path(&value);
                 Ok(())
@@ -303,6 +323,35 @@ impl Session {
             }
             Err(e) => self.error(format!("SyzygyPath: {e}; tablebases unchanged")),
         }
+    }
+
+    /// Passes `UCI_LimitStrength` and `UCI_Elo` on to the engine.
+    fn apply_strength(&mut self) {
+        self.engine
+            .set_strength(self.limit_strength.then_some(self.elo));
+    }
+
+    /// Switches to the network file at `path` (or the built-in one); a file
+    /// that cannot be used is refused and the current network kept.
+    fn load_network(&mut self, path: &str) -> Result<(), OptionError> {
+        let path = path.trim();
+        let net = if path.is_empty() || path == INTERNAL_NETWORK {
+            Network::embedded()
+        } else {
+            let net = Network::load(std::path::Path::new(path)).map_err(|e| {
+                OptionError(format!(
+                    "EvalFile '{path}': {e}; keeping {}",
+                    self.engine.network().file_name()
+                ))
+            })?;
+            Arc::from(net)
+        };
+        self.send(&format!(
+            "info string EvalFile: using network {}",
+            net.file_name()
+        ));
+        self.engine.set_network(net);
+        Ok(())
     }
 
     fn castling_mode(&self) -> CastlingMode {
@@ -413,43 +462,57 @@ impl Session {
         }
     }
 
+    /// Prints the network's evaluation and, square by square, how much each
+    /// piece other than the kings adds to it (the drop when it is removed).
     fn eval(&mut self) {
         if !self.has_position("eval") {
             return;
         }
-        let b = breakdown(self.engine.board().position());
-        let mut lines = vec![
-            format!(
-                "info string {:>13} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
-                "term", "white", "", "black", "", "total", ""
-            ),
-            format!(
-                "info string {:>13} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
-                "", "mg", "eg", "mg", "eg", "mg", "eg"
-            ),
-        ];
-        for g in &b.groups {
-            let total = g.white - g.black;
-            lines.push(format!(
-                "info string {:>13} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
-                g.group.name(),
-                g.white.mg(),
-                g.white.eg(),
-                g.black.mg(),
-                g.black.eg(),
-                total.mg(),
-                total.eg()
-            ));
+        let net = Arc::clone(self.engine.network());
+        let pos = self.engine.board().position().clone();
+        let kernel = Kernel::detect();
+        // The network evaluates for the side to move, as the search sees it;
+        // White's view is that score, or its negation with Black to move.
+        let sign = if pos.turn() == Color::White { 1 } else { -1 };
+        let white_view = |board: &shakmaty::Board| {
+            sign * net.evaluate(
+                &Accumulator::refresh(&net, board, kernel),
+                pos.turn(),
+                kernel,
+            )
+        };
+        let full = white_view(pos.board());
+        let mut lines = vec![format!(
+            "info string eval network {} (piece values in cp, White's view)",
+            net.file_name()
+        )];
+        for rank in (0..8).rev() {
+            let mut row = format!("info string {} |", rank + 1);
+            for file in 0..8 {
+                let square = shakmaty::Square::from_coords(
+                    shakmaty::File::new(file),
+                    shakmaty::Rank::new(rank),
+                );
+                match pos.board().piece_at(square) {
+                    Some(piece) if piece.role != shakmaty::Role::King => {
+                        let mut without = pos.board().clone();
+                        without.discard_piece_at(square);
+                        row.push_str(&format!(
+                            " {}{:+5}",
+                            piece.char(),
+                            full - white_view(&without)
+                        ));
+                    }
+                    Some(piece) => row.push_str(&format!(" {}     ", piece.char())),
+                    None => row.push_str("  .    "),
+                }
+            }
+            lines.push(row);
         }
-        let t = b.total;
-        lines.push(format!(
-            "info string eval total mg {} eg {} phase {}/{MAX_PHASE} endgame scale {}/{NORMAL_SCALE} blended {} cp (White's view)",
-            t.mg, t.eg, t.phase, t.scale, t.white
-        ));
-        lines.push(format!(
-            "info string eval side to move {} cp",
-            b.side_to_move
-        ));
+        lines
+            .push("info string     a      b      c      d      e      f      g      h".to_string());
+        lines.push(format!("info string eval white {full} cp"));
+        lines.push(format!("info string eval side to move {} cp", sign * full));
         for line in lines {
             self.send(&line);
         }
@@ -609,8 +672,9 @@ pub fn parse_go(args: &[&str]) -> (Limits, Vec<String>) {
     (limits, problems)
 }
 
-/// Formats an iteration report as a UCI `info` line.
-pub fn format_info(info: &SearchInfo) -> String {
+/// Formats an iteration report as a UCI `info` line; `show_wdl` adds the
+/// win/draw/loss chances (`UCI_ShowWDL`).
+pub fn format_info(info: &SearchInfo, show_wdl: bool) -> String {
     let score = match info.score {
         ReportedScore::Centipawns(cp) => format!("cp {cp}"),
         ReportedScore::Mate(n) => format!("mate {n}"),
@@ -620,8 +684,13 @@ pub fn format_info(info: &SearchInfo) -> String {
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
     };
+    let wdl = if show_wdl {
+        format!(" wdl {} {} {}", info.wdl.win, info.wdl.draw, info.wdl.loss)
+    } else {
+        String::new()
+    };
     format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,

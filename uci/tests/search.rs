@@ -11,6 +11,9 @@ const LONG: Duration = Duration::from_secs(60);
 
 /// Searches `fen` (plus `moves`) to `depth`; returns the best move and the last scored info line.
 fn search(e: &mut Engine, fen: &str, moves: &str, depth: u32) -> (String, String) {
+    // Each problem starts from a fresh game: tables left by another position
+    // may change which mate a fixed depth proves first.
+    e.send("ucinewgame");
     if moves.is_empty() {
         e.send(&format!("position fen {fen}"));
     } else {

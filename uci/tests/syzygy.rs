@@ -221,3 +221,29 @@ fn syzygy_options_are_declared_and_checked() {
         assert!(line.starts_with("info string error: "), "{bad}: {line}");
     }
 }
+
+/// The project's tablebase suite: wins that must be converted before the
+/// 50-move rule and draws that must be held. With the tables every
+/// position is solved, even at a small node limit.
+#[test]
+fn the_tablebase_suite_is_solved_with_the_tables() {
+    let Some(folder) = tables_folder() else {
+        return;
+    };
+    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testsuites/syzygy-4.epd");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_sessa"))
+        .args(["epd", "--nodes", "5000", "--syzygy"])
+        .arg(&folder)
+        .arg(&suite)
+        .output()
+        .expect("running sessa epd");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("solved 100/100 (100.0%)"),
+        "{}",
+        text.lines()
+            .filter(|l| l.contains("failed"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}

@@ -4,8 +4,8 @@
 //! the start position (or after a line of an opening file), with a soft node
 //! limit per move (no new iteration once it is reached) and a hard cap. Games
 //! end by the rules or by adjudication: a win once the score has stayed
-//! beyond `--win-score` for both sides for several plies, a draw once it has
-//! stayed near zero late in the game.
+//! beyond `WIN_SCORE` for several plies in a row, a draw once it has stayed
+//! near zero late in the game.
 //!
 //! Every position whose side to move is not in check and whose best move is
 //! neither a capture nor a promotion is kept, with the search score and the
@@ -16,15 +16,18 @@
 //! file each (`chunk-000000.bin`, ...), written whole under a temporary name
 //! and then renamed. Chunk `k` depends only on the settings and `k`, so a run
 //! that is stopped resumes where it stopped (chunks already on disk are kept)
-//! and the same settings give the same files. The settings are written to
-//! `settings.txt` in the folder; a run with other settings refuses to add to it.
+//! and the same settings give the same files. The settings, with the name of
+//! the network the engine evaluates with, are written to `settings.txt` in
+//! the folder; a run with other settings refuses to add to it.
 //! The chunks run in parallel, one per thread (`--threads`, default all cores).
 
+use bench::train::Rng;
 use bulletformat::{BulletFormat, ChessBoard};
 use clap::Parser;
 use rayon::prelude::*;
 use sessa_engine::Board;
 use sessa_engine::draw::{GameState, game_state};
+use sessa_engine::nnue::Network;
 use sessa_engine::score::MATE_BOUND;
 use sessa_engine::search::{SearchParams, SearchResult, SharedState, Worker};
 use sessa_engine::tables::ThreadTables;
@@ -85,23 +88,9 @@ const DRAW_PLIES: u32 = 10;
 /// Games longer than this are drawn.
 const MAX_PLIES: u32 = 500;
 /// Bumped whenever the games played for given settings change.
-const FORMAT_VERSION: u32 = 1;
-
-/// A small, fast, seedable random number generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n as u64) as usize
-    }
-}
+const FORMAT_VERSION: u32 = 2;
+/// Openings tried for one game before the game is given up.
+const OPENING_TRIES: u32 = 1000;
 
 fn main() {
     let args = Args::parse();
@@ -175,7 +164,8 @@ fn read_openings(path: Option<&Path>) -> Result<Vec<String>, String> {
 /// The settings that decide the games, as written to `settings.txt`.
 fn settings_text(args: &Args) -> String {
     format!(
-        "format {FORMAT_VERSION}\nseed {}\ngames_per_chunk {}\nsoft_nodes {}\nhard_nodes {}\nrandom_plies {}\nmax_opening_score {}\nopenings {}\nhash {}\n",
+        "format {FORMAT_VERSION}\nevaluation {}\nseed {}\ngames_per_chunk {}\nsoft_nodes {}\nhard_nodes {}\nrandom_plies {}\nmax_opening_score {}\nopenings {}\nhash {}\n",
+        Network::embedded().file_name(),
         args.seed,
         args.games_per_chunk,
         args.soft_nodes,
@@ -295,10 +285,10 @@ fn play_game(
     rng: &mut Rng,
     records: &mut Vec<ChessBoard>,
 ) {
-    let mut board = loop {
-        if let Some(board) = opening(args, openings, rng, tt, tables) {
-            break board;
-        }
+    let Some(mut board) = (0..OPENING_TRIES).find_map(|_| opening(args, openings, rng, tt, tables))
+    else {
+        eprintln!("datagen: no usable opening in {OPENING_TRIES} tries; game skipped");
+        return;
     };
     // Kept positions: the board's pieces, side to move and White's score.
     let mut kept: Vec<([u64; 8], usize, i16)> = Vec::new();

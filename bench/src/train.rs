@@ -1,0 +1,605 @@
+//! The trainer of Sessa's evaluation network, on the CPU with rayon.
+//!
+//! The network is the engine's `(768 → HIDDEN) × 2 → 1` perspective network
+//! with SCReLU (`clamp(x, 0, 1)²`), here in 32-bit floats. For each position
+//! the prediction is `sigmoid(output)` and the target is
+//! `λ · result + (1 − λ) · sigmoid(score / SCALE)`, both from the side to
+//! move's point of view; the loss is the squared difference. Adam updates
+//! the weights after each batch, the learning rate falls along a cosine from
+//! `lr` to `lr_end`, weights are clipped to the range the quantised engine
+//! network can hold, the training positions are reshuffled every epoch, and
+//! a held-out share of the data measures the loss on positions never trained on.
+//!
+//! The data are `bulletformat::ChessBoard` records (32 bytes, side to move
+//! relative), as `datagen` writes them.
+
+use bulletformat::ChessBoard;
+use rayon::prelude::*;
+use sessa_engine::nnue::{HIDDEN, INPUTS, Network, QA, QB, SCALE, WEIGHT_CLIP, feature_index};
+use shakmaty::{Color, Piece, Role, Square};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// Where each parameter block starts in the flat parameter vector.
+const FEATURE_WEIGHTS: usize = 0;
+const FEATURE_BIAS: usize = INPUTS * HIDDEN;
+const OUTPUT_WEIGHTS: usize = FEATURE_BIAS + HIDDEN;
+const OUTPUT_BIAS: usize = OUTPUT_WEIGHTS + 2 * HIDDEN;
+/// Number of parameters.
+pub const PARAMETERS: usize = OUTPUT_BIAS + 1;
+/// Most pieces a position has, so most active inputs per view.
+const MAX_FEATURES: usize = 32;
+
+/// The float network: all parameters in one vector (first-layer weights
+/// input-major, first-layer biases, output weights for the side to move's
+/// view then the other's, output bias).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNetwork {
+    /// The parameters, laid out as the offsets above say.
+    pub params: Vec<f32>,
+}
+
+/// The active inputs of one position, for the side to move's view and the other's.
+pub struct Features {
+    us: [u16; MAX_FEATURES],
+    them: [u16; MAX_FEATURES],
+    count: usize,
+}
+
+impl Features {
+    /// Reads the inputs of a record. Records are side to move relative (the
+    /// side to move's pieces are colour 0, seen from its side of the board),
+    /// which is the engine's White view of a position with White to move:
+    /// the engine's own feature indices apply, so the two cannot disagree.
+    pub fn of(record: &ChessBoard) -> Features {
+        let mut features = Features {
+            us: [0; MAX_FEATURES],
+            them: [0; MAX_FEATURES],
+            count: 0,
+        };
+        for (piece, square) in *record {
+            if features.count == MAX_FEATURES {
+                break;
+            }
+            let piece = Piece {
+                color: if piece >> 3 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                },
+                role: Role::ALL[usize::from(piece & 7)],
+            };
+            let square = Square::new(u32::from(square));
+            features.us[features.count] = feature_index(Color::White, piece, square) as u16;
+            features.them[features.count] = feature_index(Color::Black, piece, square) as u16;
+            features.count += 1;
+        }
+        features
+    }
+}
+
+/// What a forward pass keeps for the backward pass.
+struct Activations {
+    us: [f32; HIDDEN],
+    them: [f32; HIDDEN],
+    output: f32,
+}
+
+/// `clamp(x, 0, 1)²`.
+#[inline]
+fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+/// The logistic function.
+#[inline]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Blend of the game result and the search score that a position is trained toward.
+#[inline]
+pub fn target(record: &ChessBoard, wdl_weight: f32) -> f32 {
+    let result = f32::from(record.result) / 2.0;
+    let score = sigmoid(f32::from(record.score) / SCALE as f32);
+    wdl_weight * result + (1.0 - wdl_weight) * score
+}
+
+/// A small seedable random number generator (SplitMix64).
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform float in `[-limit, limit)`.
+    fn uniform(&mut self, limit: f32) -> f32 {
+        let unit = (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+        (2.0 * unit - 1.0) * limit
+    }
+
+    /// A uniform index below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// Shuffles `items` in place (Fisher–Yates).
+pub fn shuffle<T>(items: &mut [T], rng: &mut Rng) {
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.below(i + 1));
+    }
+}
+
+impl FloatNetwork {
+    /// A randomly initialised network: first-layer weights uniform in
+    /// ±0.1 (about 30 of them sum into each accumulator), output weights in
+    /// ±1/√(2·HIDDEN), biases zero.
+    pub fn random(seed: u64) -> FloatNetwork {
+        let mut rng = Rng::new(seed);
+        let mut params = vec![0.0; PARAMETERS];
+        for w in &mut params[FEATURE_WEIGHTS..FEATURE_BIAS] {
+            *w = rng.uniform(0.1);
+        }
+        let output_limit = 1.0 / ((2 * HIDDEN) as f32).sqrt();
+        for w in &mut params[OUTPUT_WEIGHTS..OUTPUT_BIAS] {
+            *w = rng.uniform(output_limit);
+        }
+        FloatNetwork { params }
+    }
+
+    fn row(&self, feature: u16) -> &[f32] {
+        let at = FEATURE_WEIGHTS + usize::from(feature) * HIDDEN;
+        &self.params[at..at + HIDDEN]
+    }
+
+    fn forward_activations(&self, features: &Features) -> Activations {
+        let bias = &self.params[FEATURE_BIAS..OUTPUT_WEIGHTS];
+        let mut us = [0.0; HIDDEN];
+        let mut them = [0.0; HIDDEN];
+        us.copy_from_slice(bias);
+        them.copy_from_slice(bias);
+        for i in 0..features.count {
+            for (a, w) in us.iter_mut().zip(self.row(features.us[i])) {
+                *a += w;
+            }
+            for (a, w) in them.iter_mut().zip(self.row(features.them[i])) {
+                *a += w;
+            }
+        }
+        let weights = &self.params[OUTPUT_WEIGHTS..OUTPUT_BIAS];
+        let (ours, theirs) = weights.split_at(HIDDEN);
+        let mut output = self.params[OUTPUT_BIAS];
+        for j in 0..HIDDEN {
+            output += screlu(us[j]) * ours[j] + screlu(them[j]) * theirs[j];
+        }
+        Activations { us, them, output }
+    }
+
+    /// The network's output for a position (its evaluation divided by `SCALE`).
+    pub fn forward(&self, features: &Features) -> f32 {
+        self.forward_activations(features).output
+    }
+
+    /// Adds the loss gradient of one position to `gradient` and returns its loss.
+    fn backward(&self, features: &Features, target: f32, gradient: &mut [f32]) -> f32 {
+        let activations = self.forward_activations(features);
+        let prediction = sigmoid(activations.output);
+        let error = prediction - target;
+        let d_output = 2.0 * error * prediction * (1.0 - prediction);
+        gradient[OUTPUT_BIAS] += d_output;
+        let weights = &self.params[OUTPUT_WEIGHTS..OUTPUT_BIAS];
+        let mut d_us = [0.0; HIDDEN];
+        let mut d_them = [0.0; HIDDEN];
+        {
+            let (g_ours, g_theirs) = gradient[OUTPUT_WEIGHTS..OUTPUT_BIAS].split_at_mut(HIDDEN);
+            for j in 0..HIDDEN {
+                let (u, t) = (activations.us[j], activations.them[j]);
+                g_ours[j] += d_output * screlu(u);
+                g_theirs[j] += d_output * screlu(t);
+                let du = if u > 0.0 && u < 1.0 { 2.0 * u } else { 0.0 };
+                let dt = if t > 0.0 && t < 1.0 { 2.0 * t } else { 0.0 };
+                d_us[j] = d_output * weights[j] * du;
+                d_them[j] = d_output * weights[HIDDEN + j] * dt;
+            }
+        }
+        for (g, (du, dt)) in gradient[FEATURE_BIAS..OUTPUT_WEIGHTS]
+            .iter_mut()
+            .zip(d_us.iter().zip(&d_them))
+        {
+            *g += du + dt;
+        }
+        for i in 0..features.count {
+            for (view, delta) in [(features.us[i], &d_us), (features.them[i], &d_them)] {
+                let at = FEATURE_WEIGHTS + usize::from(view) * HIDDEN;
+                for (g, d) in gradient[at..at + HIDDEN].iter_mut().zip(delta) {
+                    *g += d;
+                }
+            }
+        }
+        error * error
+    }
+
+    /// The float network whose weights are exactly those of a quantised one
+    /// (to continue training from it, or to check the engine's arithmetic).
+    pub fn from_quantised(net: &Network) -> FloatNetwork {
+        let mut params = vec![0.0; PARAMETERS];
+        for (input, row) in net.feature_weights.iter().enumerate() {
+            for (j, &w) in row.iter().enumerate() {
+                params[FEATURE_WEIGHTS + input * HIDDEN + j] = f32::from(w) / QA as f32;
+            }
+        }
+        for (j, &b) in net.feature_bias.iter().enumerate() {
+            params[FEATURE_BIAS + j] = f32::from(b) / QA as f32;
+        }
+        for (half, row) in net.output_weights.iter().enumerate() {
+            for (j, &w) in row.iter().enumerate() {
+                params[OUTPUT_WEIGHTS + half * HIDDEN + j] = f32::from(w) / QB as f32;
+            }
+        }
+        params[OUTPUT_BIAS] = net.output_bias as f32 / (QA * QB) as f32;
+        FloatNetwork { params }
+    }
+
+    /// The quantised network the engine reads.
+    pub fn quantise(&self) -> Box<Network> {
+        let mut net = Network::zeroed();
+        let q16 = |w: f32, scale: i32| (w * scale as f32).round().clamp(-32768.0, 32767.0) as i16;
+        for (input, row) in net.feature_weights.iter_mut().enumerate() {
+            for (j, w) in row.iter_mut().enumerate() {
+                *w = q16(self.params[FEATURE_WEIGHTS + input * HIDDEN + j], QA);
+            }
+        }
+        for (j, b) in net.feature_bias.iter_mut().enumerate() {
+            *b = q16(self.params[FEATURE_BIAS + j], QA);
+        }
+        for (half, row) in net.output_weights.iter_mut().enumerate() {
+            for (j, w) in row.iter_mut().enumerate() {
+                *w = q16(self.params[OUTPUT_WEIGHTS + half * HIDDEN + j], QB);
+            }
+        }
+        net.output_bias = (self.params[OUTPUT_BIAS] * (QA * QB) as f32).round() as i32;
+        net
+    }
+}
+
+/// Adam's running moments, one pair per parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Adam {
+    first: Vec<f32>,
+    second: Vec<f32>,
+    steps: u64,
+}
+
+const BETA1: f32 = 0.9;
+const BETA2: f32 = 0.999;
+const EPSILON: f32 = 1e-8;
+
+impl Default for Adam {
+    fn default() -> Self {
+        Adam {
+            first: vec![0.0; PARAMETERS],
+            second: vec![0.0; PARAMETERS],
+            steps: 0,
+        }
+    }
+}
+
+impl Adam {
+    /// One step against the mean `gradient`, then clips every weight (not the output bias).
+    /// `decay` is the decoupled weight decay (AdamW): every parameter also
+    /// shrinks by `lr · decay` of itself.
+    fn step(&mut self, net: &mut FloatNetwork, gradient: &[f32], lr: f32, decay: f32) {
+        self.steps += 1;
+        let correction1 = 1.0 - BETA1.powi(self.steps as i32);
+        let correction2 = 1.0 - BETA2.powi(self.steps as i32);
+        let step = lr * correction2.sqrt() / correction1;
+        net.params
+            .par_chunks_mut(4096)
+            .zip(self.first.par_chunks_mut(4096))
+            .zip(self.second.par_chunks_mut(4096))
+            .zip(gradient.par_chunks(4096))
+            .enumerate()
+            .for_each(|(chunk, (((params, first), second), gradient))| {
+                for i in 0..params.len() {
+                    let g = gradient[i];
+                    first[i] = BETA1 * first[i] + (1.0 - BETA1) * g;
+                    second[i] = BETA2 * second[i] + (1.0 - BETA2) * g * g;
+                    params[i] -=
+                        step * first[i] / (second[i].sqrt() + EPSILON) + lr * decay * params[i];
+                    if chunk * 4096 + i != OUTPUT_BIAS {
+                        params[i] = params[i].clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+                    }
+                }
+            });
+    }
+}
+
+/// Reads records from files and folders (every `*.bin` file inside).
+pub fn load_records(paths: &[PathBuf]) -> std::io::Result<Vec<ChessBoard>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut inside: Vec<PathBuf> = std::fs::read_dir(path)?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "bin"))
+                .collect();
+            inside.sort();
+            files.extend(inside);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    let mut records = Vec::new();
+    for file in files {
+        let mut bytes = Vec::new();
+        std::fs::File::open(&file)?.read_to_end(&mut bytes)?;
+        if bytes.len() % 32 != 0 {
+            return Err(std::io::Error::other(format!(
+                "{}: {} bytes is not a whole number of 32-byte records",
+                file.display(),
+                bytes.len()
+            )));
+        }
+        records.extend(bytes.chunks_exact(32).map(record_from_bytes));
+    }
+    Ok(records)
+}
+
+/// One record from its 32 bytes (little-endian fields in declaration order).
+pub fn record_from_bytes(bytes: &[u8]) -> ChessBoard {
+    let mut pcs = [0; 16];
+    pcs.copy_from_slice(&bytes[8..24]);
+    ChessBoard {
+        occ: u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes")),
+        pcs,
+        score: i16::from_le_bytes([bytes[24], bytes[25]]),
+        result: bytes[26],
+        ksq: bytes[27],
+        opp_ksq: bytes[28],
+        extra: [bytes[29], bytes[30], bytes[31]],
+    }
+}
+
+/// How a training run goes.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Passes over the training positions.
+    pub epochs: usize,
+    /// Positions per Adam step.
+    pub batch_size: usize,
+    /// Learning rate at the start.
+    pub lr: f32,
+    /// Learning rate at the end of the last epoch.
+    pub lr_end: f32,
+    /// Weight of the game result in the target (λ); the rest is the score's.
+    pub wdl_weight: f32,
+    /// Share of the positions held out to measure the loss.
+    pub held_out: f64,
+    /// Seed of the initial weights, the hold-out split and the shuffles.
+    pub seed: u64,
+    /// Decoupled weight decay (0: none): every parameter shrinks by
+    /// `lr · weight_decay` of itself at each step.
+    pub weight_decay: f32,
+}
+
+/// The loss after one epoch.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpochReport {
+    /// Epoch number, from 1.
+    pub epoch: usize,
+    /// Mean loss over the training positions during the epoch.
+    pub train_loss: f64,
+    /// Mean loss over the held-out positions after the epoch.
+    pub held_out_loss: f64,
+    /// The learning rate at the end of the epoch.
+    pub lr: f32,
+}
+
+/// A training run in progress: network, optimiser, position order.
+pub struct Trainer {
+    /// The network being trained.
+    pub net: FloatNetwork,
+    adam: Adam,
+    settings: Settings,
+    train: Vec<ChessBoard>,
+    held_out: Vec<ChessBoard>,
+    /// Epochs already done.
+    pub epochs_done: usize,
+}
+
+/// Consecutive records held out together.
+pub const HELD_OUT_BLOCK: usize = 1024;
+/// Mixed into the seed of the hold-out split, so that it does not follow the
+/// same random stream as the initial weights.
+const SPLIT_SEED: u64 = 0x5EED_0F5B_11AB_C0DE;
+
+/// The mean loss of `net` over `records`.
+pub fn mean_loss(net: &FloatNetwork, records: &[ChessBoard], wdl_weight: f32) -> f64 {
+    if records.is_empty() {
+        return 0.0;
+    }
+    let total: f64 = records
+        .par_iter()
+        .map(|r| {
+            let error = sigmoid(net.forward(&Features::of(r))) - target(r, wdl_weight);
+            f64::from(error * error)
+        })
+        .sum();
+    total / records.len() as f64
+}
+
+impl Trainer {
+    /// A run over `records` from random weights: a shuffled share is held
+    /// out, the rest trained on.
+    ///
+    /// The positions of one game are alike, so the share is held out in
+    /// blocks of [`HELD_OUT_BLOCK`] consecutive records (about ten games):
+    /// the held-out loss then measures positions from games never trained on.
+    pub fn new(records: Vec<ChessBoard>, settings: Settings) -> Trainer {
+        let mut blocks: Vec<&[ChessBoard]> = records.chunks(HELD_OUT_BLOCK).collect();
+        shuffle(&mut blocks, &mut Rng::new(settings.seed ^ SPLIT_SEED));
+        let held_blocks = ((blocks.len() as f64) * settings.held_out).round() as usize;
+        let held_out: Vec<ChessBoard> = blocks[..held_blocks].concat();
+        let train: Vec<ChessBoard> = blocks[held_blocks..].concat();
+        Trainer {
+            net: FloatNetwork::random(settings.seed),
+            adam: Adam::default(),
+            settings,
+            train,
+            held_out,
+            epochs_done: 0,
+        }
+    }
+
+    /// Starts from `net`'s weights instead of random ones.
+    pub fn start_from(&mut self, net: FloatNetwork) {
+        self.net = net;
+    }
+
+    /// Positions trained on and held out.
+    pub fn sizes(&self) -> (usize, usize) {
+        (self.train.len(), self.held_out.len())
+    }
+
+    /// The loss over the held-out positions.
+    pub fn held_out_loss(&self) -> f64 {
+        mean_loss(&self.net, &self.held_out, self.settings.wdl_weight)
+    }
+
+    fn learning_rate(&self, progress: f64) -> f32 {
+        let s = &self.settings;
+        let cosine = 0.5 * (1.0 + (std::f64::consts::PI * progress.clamp(0.0, 1.0)).cos());
+        s.lr_end + (s.lr - s.lr_end) * cosine as f32
+    }
+
+    /// Trains one epoch over the training positions in a new random order,
+    /// which depends only on the seed and the epoch number.
+    pub fn epoch(&mut self) -> EpochReport {
+        let mut order: Vec<u32> = (0..self.train.len() as u32).collect();
+        shuffle(
+            &mut order,
+            &mut Rng::new(self.settings.seed ^ ((self.epochs_done as u64 + 1) << 32)),
+        );
+        let batch_size = self.settings.batch_size.max(1);
+        let batches = self.train.len().div_ceil(batch_size).max(1);
+        let threads = rayon::current_num_threads().max(1);
+        let mut total_loss = 0.0;
+        let mut lr = self.settings.lr;
+        for batch_index in 0..batches {
+            let start = batch_index * batch_size;
+            let batch = &order[start..(start + batch_size).min(order.len())];
+            if batch.is_empty() {
+                break;
+            }
+            let net = &self.net;
+            let train = &self.train;
+            let wdl_weight = self.settings.wdl_weight;
+            let (mut gradient, loss) = batch
+                .par_chunks(batch.len().div_ceil(threads))
+                .map(|part| {
+                    let mut gradient = vec![0.0f32; PARAMETERS];
+                    let mut loss = 0.0f64;
+                    for &index in part {
+                        let record = &train[index as usize];
+                        let features = Features::of(record);
+                        loss += f64::from(net.backward(
+                            &features,
+                            target(record, wdl_weight),
+                            &mut gradient,
+                        ));
+                    }
+                    (gradient, loss)
+                })
+                .reduce(
+                    || (vec![0.0f32; PARAMETERS], 0.0),
+                    |(mut a, la), (b, lb)| {
+                        for (x, y) in a.iter_mut().zip(&b) {
+                            *x += y;
+                        }
+                        (a, la + lb)
+                    },
+                );
+            let scale = 1.0 / batch.len() as f32;
+            for g in &mut gradient {
+                *g *= scale;
+            }
+            total_loss += loss;
+            let progress = (self.epochs_done as f64 + (batch_index + 1) as f64 / batches as f64)
+                / self.settings.epochs.max(1) as f64;
+            lr = self.learning_rate(progress);
+            self.adam
+                .step(&mut self.net, &gradient, lr, self.settings.weight_decay);
+        }
+        self.epochs_done += 1;
+        EpochReport {
+            epoch: self.epochs_done,
+            train_loss: total_loss / self.train.len().max(1) as f64,
+            held_out_loss: self.held_out_loss(),
+            lr,
+        }
+    }
+
+    /// Writes a checkpoint: epochs done, the float network and Adam's state,
+    /// so that [`Trainer::resume`] continues exactly where this run is.
+    pub fn save_checkpoint(&self, path: &Path) -> std::io::Result<()> {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+        out.write_all(CHECKPOINT_MAGIC)?;
+        out.write_all(&(self.epochs_done as u64).to_le_bytes())?;
+        out.write_all(&self.adam.steps.to_le_bytes())?;
+        for values in [&self.net.params, &self.adam.first, &self.adam.second] {
+            for v in values.iter() {
+                out.write_all(&v.to_le_bytes())?;
+            }
+        }
+        out.flush()
+    }
+
+    /// Continues from a checkpoint written by [`Trainer::save_checkpoint`].
+    pub fn resume(&mut self, path: &Path) -> std::io::Result<()> {
+        let bytes = std::fs::read(path)?;
+        let expected = CHECKPOINT_MAGIC.len() + 16 + 3 * 4 * PARAMETERS;
+        if bytes.len() != expected || &bytes[..CHECKPOINT_MAGIC.len()] != CHECKPOINT_MAGIC {
+            return Err(std::io::Error::other(format!(
+                "{} is not a checkpoint of this network shape",
+                path.display()
+            )));
+        }
+        let mut at = CHECKPOINT_MAGIC.len();
+        let mut u64_field = || {
+            let value = u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+            at += 8;
+            value
+        };
+        self.epochs_done = u64_field() as usize;
+        self.adam.steps = u64_field();
+        let floats = bytes[at..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")));
+        let mut floats = floats.collect::<Vec<f32>>().into_iter();
+        for values in [
+            &mut self.net.params,
+            &mut self.adam.first,
+            &mut self.adam.second,
+        ] {
+            for v in values.iter_mut() {
+                *v = floats.next().expect("sized above");
+            }
+        }
+        Ok(())
+    }
+}
+
+const CHECKPOINT_MAGIC: &[u8; 8] = b"SESSACKP";

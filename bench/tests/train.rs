@@ -1,0 +1,122 @@
+//! The network trainer on a small committed fixture: 4096 positions of
+//! `datagen` self-play (chunk 0 of `datagen --seed 1`, default settings).
+
+use bench::train::{Features, FloatNetwork, Settings, Trainer, load_records};
+use sessa_engine::nnue::{Accumulator, Kernel, SCALE};
+use shakmaty::{Board, Color, Piece, Role, Square};
+use std::path::PathBuf;
+
+fn fixture() -> Vec<bulletformat::ChessBoard> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/selfplay-4096.bin");
+    let records = load_records(&[path]).expect("the fixture loads");
+    assert_eq!(records.len(), 4096);
+    records
+}
+
+fn settings(epochs: usize) -> Settings {
+    Settings {
+        epochs,
+        batch_size: 256,
+        lr: 0.002,
+        lr_end: 0.0002,
+        wdl_weight: 0.5,
+        held_out: 0.25,
+        seed: 7,
+        weight_decay: 0.0,
+    }
+}
+
+#[test]
+fn held_out_loss_falls() {
+    let mut trainer = Trainer::new(fixture(), settings(20));
+    let (train, held_out) = trainer.sizes();
+    // One block of 1024 consecutive records of the four is held out.
+    assert_eq!((train, held_out), (3072, 1024));
+    let before = trainer.held_out_loss();
+    let mut last = before;
+    for _ in 0..20 {
+        let report = trainer.epoch();
+        assert!(report.train_loss.is_finite());
+        last = report.held_out_loss;
+    }
+    // The held-out games were never trained on: with so few games the
+    // loss on them falls by about a quarter (on the training games, to a
+    // fiftieth) but must fall.
+    assert!(
+        last < before * 0.85,
+        "held-out loss went from {before} to {last}"
+    );
+}
+
+#[test]
+fn a_checkpoint_resumes_the_same_run() {
+    let dir = std::env::temp_dir().join(format!("sessa-train-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let checkpoint = dir.join("epoch-001.ckpt");
+    let mut straight = Trainer::new(fixture(), settings(2));
+    straight.epoch();
+    straight.save_checkpoint(&checkpoint).unwrap();
+    straight.epoch();
+    let mut resumed = Trainer::new(fixture(), settings(2));
+    resumed.resume(&checkpoint).unwrap();
+    assert_eq!(resumed.epochs_done, 1);
+    resumed.epoch();
+    assert_eq!(resumed.net, straight.net);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The board a record describes, side to move as White (records are side to
+/// move relative, and the network's two views make that the same position).
+fn board_of(record: &bulletformat::ChessBoard) -> Board {
+    let mut board = Board::empty();
+    for (piece, square) in *record {
+        let color = if piece >> 3 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let role = Role::ALL[usize::from(piece & 7)];
+        board.set_piece_at(Square::new(u32::from(square)), Piece { color, role });
+    }
+    board
+}
+
+#[test]
+fn the_quantised_network_agrees_with_the_float_one() {
+    let records = fixture();
+    let mut trainer = Trainer::new(records.clone(), settings(2));
+    trainer.epoch();
+    trainer.epoch();
+    let float = &trainer.net;
+    let quantised = float.quantise();
+    let dequantised = FloatNetwork::from_quantised(&quantised);
+    let kernel = Kernel::detect();
+    let mut rounding_error = 0.0f32;
+    let mut checked = 0;
+    for record in records.iter().step_by(8) {
+        let features = Features::of(record);
+        let accumulator = Accumulator::refresh(&quantised, &board_of(record), kernel);
+        let engine = quantised.evaluate(&accumulator, Color::White, kernel) as f32;
+        // With the very same (rounded) weights, the engine's integers differ
+        // from floats only by its two truncating divisions.
+        let exact = dequantised.forward(&features) * SCALE as f32;
+        assert!(
+            (engine - exact).abs() <= 1.5,
+            "engine {engine} against {exact} with the same weights"
+        );
+        rounding_error += (engine - float.forward(&features) * SCALE as f32).abs();
+        checked += 1;
+    }
+    // Rounding the weights to 1/255 (first layer) and 1/64 (output) moves
+    // evaluations by a few centipawns on average.
+    let mean = rounding_error / checked as f32;
+    assert!(mean < 5.0, "mean quantisation error {mean} cp");
+    assert!(mean > 0.0, "the rounding cannot be exact everywhere");
+}
+
+#[test]
+fn a_random_network_is_not_all_zero() {
+    let net = FloatNetwork::random(1);
+    assert!(net.params.iter().any(|&w| w != 0.0));
+    assert_eq!(net, FloatNetwork::random(1));
+}

@@ -1,0 +1,325 @@
+//! The first layer's output for both views, and a stack of them that
+//! follows the search path: making a move computes the child's accumulators
+//! from the parent's by adding and subtracting the rows of the pieces that
+//! moved, appeared or left; unmaking pops.
+
+use super::{HIDDEN, Kernel, Network, feature_index};
+use crate::score::{MAX_PLY, Score};
+use shakmaty::{Board, CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
+
+/// The first-layer outputs of one position, for White's and Black's view.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    white: [i16; HIDDEN],
+    black: [i16; HIDDEN],
+}
+
+impl Accumulator {
+    /// Computes both views of `board` from scratch.
+    pub fn refresh(net: &Network, board: &Board, kernel: Kernel) -> Accumulator {
+        let mut accumulator = Accumulator {
+            white: net.feature_bias,
+            black: net.feature_bias,
+        };
+        for perspective in [Color::White, Color::Black] {
+            let view = accumulator.view_mut(perspective);
+            for (square, piece) in board {
+                let before = *view;
+                let row = &net.feature_weights[feature_index(perspective, piece, square)];
+                kernel.update(&before, view, &[row], &[]);
+            }
+        }
+        accumulator
+    }
+
+    /// The view of `perspective`.
+    pub fn view(&self, perspective: Color) -> &[i16; HIDDEN] {
+        match perspective {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    fn view_mut(&mut self, perspective: Color) -> &mut [i16; HIDDEN] {
+        match perspective {
+            Color::White => &mut self.white,
+            Color::Black => &mut self.black,
+        }
+    }
+
+    /// The side to move's view and the other side's.
+    pub fn views(&self, side: Color) -> (&[i16; HIDDEN], &[i16; HIDDEN]) {
+        (self.view(side), self.view(!side))
+    }
+}
+
+/// The pieces a move takes off and puts on squares (at most two each).
+struct Change {
+    added: [(Piece, Square); 2],
+    added_count: usize,
+    removed: [(Piece, Square); 2],
+    removed_count: usize,
+}
+
+impl Change {
+    fn of(side: Color, m: Move) -> Change {
+        let ours = |role| Piece { color: side, role };
+        let theirs = |role| Piece { color: !side, role };
+        let mut change = Change {
+            added: [(ours(Role::Pawn), Square::A1); 2],
+            added_count: 0,
+            removed: [(ours(Role::Pawn), Square::A1); 2],
+            removed_count: 0,
+        };
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                change.remove(ours(role), from);
+                change.add(ours(promotion.unwrap_or(role)), to);
+                if let Some(captured) = capture {
+                    change.remove(theirs(captured), to);
+                }
+            }
+            Move::EnPassant { from, to } => {
+                change.remove(ours(Role::Pawn), from);
+                change.add(ours(Role::Pawn), to);
+                change.remove(
+                    theirs(Role::Pawn),
+                    Square::from_coords(to.file(), from.rank()),
+                );
+            }
+            Move::Castle { king, rook } => {
+                // Chess960 castling may leave the king or the rook where it
+                // stood, or swap their squares: removing both pieces before
+                // adding both is right in every case.
+                let castling = CastlingSide::from_king_side(king < rook);
+                change.remove(ours(Role::King), king);
+                change.remove(ours(Role::Rook), rook);
+                change.add(ours(Role::King), castling.king_to(side));
+                change.add(ours(Role::Rook), castling.rook_to(side));
+            }
+            Move::Put { .. } => unreachable!("standard chess has no drops"),
+        }
+        change
+    }
+
+    fn add(&mut self, piece: Piece, square: Square) {
+        self.added[self.added_count] = (piece, square);
+        self.added_count += 1;
+    }
+
+    fn remove(&mut self, piece: Piece, square: Square) {
+        self.removed[self.removed_count] = (piece, square);
+        self.removed_count += 1;
+    }
+}
+
+/// Accumulators along the current line of a search: index 0 is the root.
+pub struct AccumulatorStack {
+    stack: Vec<Accumulator>,
+    top: usize,
+    kernel: Kernel,
+}
+
+impl Default for AccumulatorStack {
+    fn default() -> Self {
+        AccumulatorStack::new(Kernel::detect())
+    }
+}
+
+impl AccumulatorStack {
+    /// An empty stack whose updates run on `kernel`.
+    pub fn new(kernel: Kernel) -> AccumulatorStack {
+        let empty = Accumulator {
+            white: [0; HIDDEN],
+            black: [0; HIDDEN],
+        };
+        AccumulatorStack {
+            stack: vec![empty; MAX_PLY + 8],
+            top: 0,
+            kernel,
+        }
+    }
+
+    /// Starts a new line at `pos`, computed from scratch.
+    pub fn reset(&mut self, net: &Network, pos: &Chess) {
+        self.top = 0;
+        self.stack[0] = Accumulator::refresh(net, pos.board(), self.kernel);
+    }
+
+    /// The accumulators of the current position.
+    pub fn current(&self) -> &Accumulator {
+        &self.stack[self.top]
+    }
+
+    /// Follows the legal move `m`, played from `pos` (the position before it).
+    pub fn push(&mut self, net: &Network, pos: &Chess, m: Move) {
+        let change = Change::of(pos.turn(), m);
+        let (parents, children) = self.stack.split_at_mut(self.top + 1);
+        let parent = &parents[self.top];
+        let child = &mut children[0];
+        for perspective in [Color::White, Color::Black] {
+            let rows = |pieces: &[(Piece, Square)]| {
+                let mut rows = [&net.feature_bias; 2];
+                for (row, &(piece, square)) in rows.iter_mut().zip(pieces) {
+                    *row = &net.feature_weights[feature_index(perspective, piece, square)];
+                }
+                rows
+            };
+            let added = rows(&change.added[..change.added_count]);
+            let removed = rows(&change.removed[..change.removed_count]);
+            self.kernel.update(
+                parent.view(perspective),
+                child.view_mut(perspective),
+                &added[..change.added_count],
+                &removed[..change.removed_count],
+            );
+        }
+        self.top += 1;
+    }
+
+    /// Follows a null move: the pieces stay where they are.
+    pub fn push_null(&mut self) {
+        self.stack[self.top + 1] = self.stack[self.top];
+        self.top += 1;
+    }
+
+    /// Goes back to the parent position.
+    pub fn pop(&mut self) {
+        self.top -= 1;
+    }
+
+    /// The network's evaluation of the current position for `side` to move.
+    #[inline]
+    pub fn evaluate(&self, net: &Network, side: Color) -> Score {
+        net.evaluate(self.current(), side, self.kernel)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, EnPassantMode};
+
+    /// A small deterministic generator for random games.
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((self.0 >> 33) % n as u64) as usize
+        }
+    }
+
+    /// Plays random games from `fen`, checking after every move and after
+    /// unmaking all of them that the incremental accumulators equal a fresh
+    /// computation; returns how many moves of each kind were seen.
+    fn random_games(fen: &str, mode: CastlingMode, games: u64, kernel: Kernel) -> [usize; 4] {
+        let net = Network::embedded();
+        let start: Chess = fen.parse::<Fen>().unwrap().into_position(mode).unwrap();
+        let mut seen = [0; 4];
+        for game in 0..games {
+            let mut rng = Lcg(game + 1);
+            let mut stack = AccumulatorStack::new(kernel);
+            stack.reset(&net, &start);
+            let mut line = vec![start.clone()];
+            for _ in 0..MAX_PLY {
+                let pos = line.last().unwrap().clone();
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // Prefer the rarer kinds of move when there are any.
+                let special: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| m.is_castle() || m.is_en_passant() || m.is_promotion())
+                    .collect();
+                let m = if !special.is_empty() && rng.below(2) == 0 {
+                    special[rng.below(special.len())]
+                } else {
+                    moves[rng.below(moves.len())]
+                };
+                seen[0] += usize::from(m.is_capture());
+                seen[1] += usize::from(m.is_castle());
+                seen[2] += usize::from(m.is_en_passant());
+                seen[3] += usize::from(m.is_promotion());
+                stack.push(&net, &pos, m);
+                let mut child = pos;
+                child.play_unchecked(m);
+                let fresh = Accumulator::refresh(&net, child.board(), Kernel::Portable);
+                assert!(
+                    *stack.current() == fresh,
+                    "after {} in {}",
+                    m,
+                    Fen::from_position(&child, EnPassantMode::Legal)
+                );
+                line.push(child);
+            }
+            while line.len() > 1 {
+                line.pop();
+                stack.pop();
+                let fresh =
+                    Accumulator::refresh(&net, line.last().unwrap().board(), Kernel::Portable);
+                assert!(*stack.current() == fresh);
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn incremental_updates_equal_a_fresh_computation() {
+        for kernel in Kernel::available() {
+            let seen = random_games(
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                CastlingMode::Standard,
+                40,
+                kernel,
+            );
+            assert!(seen.iter().all(|&n| n > 0), "move kinds seen: {seen:?}");
+            let seen = random_games(
+                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+                CastlingMode::Standard,
+                40,
+                kernel,
+            );
+            assert!(seen[2] > 0 && seen[3] > 0, "move kinds seen: {seen:?}");
+        }
+    }
+
+    #[test]
+    fn chess960_castling_updates_equal_a_fresh_computation() {
+        // Kings and rooks on squares where castling moves one of them onto
+        // the other's square, or leaves one where it stands.
+        for fen in [
+            "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+            "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1",
+            "2r1kr2/8/8/8/8/8/8/2R1KR2 w FCfc - 0 1",
+        ] {
+            let seen = random_games(fen, CastlingMode::Chess960, 30, Kernel::detect());
+            assert!(seen[1] > 0, "no castling seen from {fen}");
+        }
+    }
+
+    #[test]
+    fn null_moves_keep_the_accumulators() {
+        let net = Network::embedded();
+        let mut stack = AccumulatorStack::default();
+        stack.reset(&net, &Chess::default());
+        let root = *stack.current();
+        stack.push_null();
+        assert!(*stack.current() == root);
+        stack.pop();
+        assert!(*stack.current() == root);
+    }
+}

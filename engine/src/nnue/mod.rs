@@ -1,0 +1,420 @@
+//! The evaluation network (NNUE): a `(768 → HIDDEN) × 2 → 1` perspective
+//! network with SCReLU activation, quantised to integers.
+//!
+//! The 768 inputs are one per (piece colour relative to the perspective,
+//! piece type, square) seen from each side: White's view as the board is,
+//! Black's view mirrored top to bottom. Each side's view has its own
+//! accumulator of `HIDDEN` values (the first layer's output), updated as
+//! moves are made ([`AccumulatorStack`]). The side to move's accumulator and
+//! the other one, each through `clamp(x, 0, 1)²`, feed one output neuron.
+//!
+//! Quantisation: first-layer weights and biases are scaled by [`QA`],
+//! output weights by [`QB`], the output bias by `QA · QB`; the network's
+//! output times [`SCALE`] is the evaluation in centipawns. These constants
+//! are the one place the trainer and the engine agree on; the file header
+//! repeats them and a file that disagrees is refused.
+//!
+//! The network file (little-endian) is a 32-byte header (magic `SESSANET`,
+//! format version, inputs, hidden size, QA, QB, scale as `u32`s), the
+//! first-layer weights (`i16`, input-major), the first-layer biases
+//! (`i16`), the output weights (`i16`, side-to-move half first), the output
+//! bias (`i32`), and an FNV-1a 64-bit checksum of everything before it.
+
+mod accumulator;
+mod simd;
+
+pub use accumulator::{Accumulator, AccumulatorStack};
+pub use simd::Kernel;
+
+use crate::score::Score;
+use shakmaty::{Color, Piece, Square};
+use std::fmt;
+use std::sync::{Arc, LazyLock};
+
+/// Inputs per perspective: 2 colours × 6 piece types × 64 squares.
+pub const INPUTS: usize = 768;
+/// Width of the first layer (per perspective).
+pub const HIDDEN: usize = 128;
+/// Quantisation of the first layer: a weight of 1.0 is stored as `QA`.
+pub const QA: i32 = 255;
+/// Quantisation of the output weights: a weight of 1.0 is stored as `QB`.
+pub const QB: i32 = 64;
+/// Centipawns per unit of network output (the trainer's sigmoid scale).
+pub const SCALE: i32 = 400;
+/// Largest magnitude a trained weight may have, so that quantised SCReLU
+/// products fit 16 bits: `QA · (CLIP · QB) < 2¹⁵`.
+pub const WEIGHT_CLIP: f32 = 1.98;
+/// Evaluations are kept within this many centipawns, clear of mate and
+/// tablebase scores.
+pub const EVAL_LIMIT: Score = 20_000;
+
+/// Largest output weight for which `QA · w` fits 16 bits.
+const MAX_OUTPUT_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
+// The output sums `QA² · w` over both views' `HIDDEN` values in 32 bits.
+const _OUTPUT_FITS_I32: () = assert!(
+    (2 * HIDDEN as i64) * (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64) <= i32::MAX as i64
+);
+const MAGIC: [u8; 8] = *b"SESSANET";
+const FORMAT_VERSION: u32 = 1;
+const HEADER_BYTES: usize = 32;
+/// Size of a network file of this build's shape.
+pub const FILE_BYTES: usize = HEADER_BYTES + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 + 8;
+
+/// The network shipped inside the binary.
+pub const EMBEDDED_NAME: &str = "sessa-e2ce0ae4db04.nnue";
+static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/sessa-e2ce0ae4db04.nnue");
+static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
+    Arc::from(Network::from_bytes(EMBEDDED_BYTES).expect("the embedded network is valid"))
+});
+
+/// A quantised network, ready for inference.
+#[derive(Clone, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Network {
+    /// First-layer weights: one row of `HIDDEN` per input.
+    pub feature_weights: [[i16; HIDDEN]; INPUTS],
+    /// First-layer biases.
+    pub feature_bias: [i16; HIDDEN],
+    /// Output weights: for the side to move's accumulator, then the other's.
+    pub output_weights: [[i16; HIDDEN]; 2],
+    /// Output bias, scaled by `QA · QB`.
+    pub output_bias: i32,
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Network({:016x})", fnv1a(&self.to_bytes()))
+    }
+}
+
+/// Why a network file was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NetworkError {
+    /// The file has the wrong size for this build's network shape.
+    Size {
+        /// Bytes expected.
+        expected: usize,
+        /// Bytes found.
+        found: usize,
+    },
+    /// The file does not start with the network magic.
+    Magic,
+    /// The header describes another format or network shape.
+    Header(String),
+    /// The checksum does not match: the file is damaged.
+    Checksum,
+    /// An output weight is too large for the 16-bit products of inference.
+    OutputWeight(i16),
+    /// The file cannot be read.
+    Io(String),
+}
+
+impl fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetworkError::Size { expected, found } => write!(
+                f,
+                "not a Sessa network of this build: {found} bytes, {expected} expected"
+            ),
+            NetworkError::Magic => write!(f, "not a Sessa network file (bad magic)"),
+            NetworkError::Header(why) => write!(f, "network header mismatch: {why}"),
+            NetworkError::Checksum => write!(f, "network file is damaged (checksum mismatch)"),
+            NetworkError::OutputWeight(w) => write!(
+                f,
+                "output weight {w} is out of range (at most {MAX_OUTPUT_WEIGHT} in size)"
+            ),
+            NetworkError::Io(why) => write!(f, "cannot read network file: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
+/// FNV-1a, 64 bits: the file checksum and the source of net file names.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// The index of `piece` on `square` among the inputs of `perspective`'s view.
+#[inline]
+pub fn feature_index(perspective: Color, piece: Piece, square: Square) -> usize {
+    let relative_colour = usize::from(piece.color != perspective);
+    let square = match perspective {
+        Color::White => square as usize,
+        Color::Black => square as usize ^ 56,
+    };
+    relative_colour * 384 + (piece.role as usize - 1) * 64 + square
+}
+
+/// Reads `N` little-endian values of 2 bytes from `bytes` at `*at`.
+fn read_i16s<const N: usize>(bytes: &[u8], at: &mut usize, into: &mut [i16; N]) {
+    for (value, chunk) in into.iter_mut().zip(bytes[*at..*at + 2 * N].chunks_exact(2)) {
+        *value = i16::from_le_bytes([chunk[0], chunk[1]]);
+    }
+    *at += 2 * N;
+}
+
+impl Network {
+    /// The network shipped inside the binary.
+    pub fn embedded() -> Arc<Network> {
+        Arc::clone(&EMBEDDED)
+    }
+
+    /// A network of zeros on the heap, to be filled by a reader or a
+    /// trainer's export (the network is too large to build on a stack).
+    pub fn zeroed() -> Box<Network> {
+        let layout = std::alloc::Layout::new::<Network>();
+        // SAFETY: `Network` is plain integers, for which all-zero bytes are a
+        // valid value, and the pointer comes from the global allocator with
+        // `Network`'s own layout, as `Box::from_raw` requires.
+        unsafe {
+            let ptr = std::alloc::alloc_zeroed(layout).cast::<Network>();
+            if ptr.is_null() {
+                std::alloc::handle_alloc_error(layout);
+            }
+            Box::from_raw(ptr)
+        }
+    }
+
+    /// Reads a network file, checking its size, header and checksum.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Box<Network>, NetworkError> {
+        if bytes.len() != FILE_BYTES {
+            return Err(NetworkError::Size {
+                expected: FILE_BYTES,
+                found: bytes.len(),
+            });
+        }
+        if bytes[..8] != MAGIC {
+            return Err(NetworkError::Magic);
+        }
+        let (body, checksum) = bytes.split_at(FILE_BYTES - 8);
+        if fnv1a(body).to_le_bytes() != checksum {
+            return Err(NetworkError::Checksum);
+        }
+        let field = |i: usize| {
+            let at = 8 + 4 * i;
+            u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
+        };
+        let expected = [
+            ("format version", FORMAT_VERSION),
+            ("inputs", INPUTS as u32),
+            ("hidden size", HIDDEN as u32),
+            ("QA", QA as u32),
+            ("QB", QB as u32),
+            ("scale", SCALE as u32),
+        ];
+        for (i, (name, wanted)) in expected.into_iter().enumerate() {
+            let found = field(i);
+            if found != wanted {
+                return Err(NetworkError::Header(format!(
+                    "{name} is {found}, this build needs {wanted}"
+                )));
+            }
+        }
+        let mut net = Network::zeroed();
+        let mut at = HEADER_BYTES;
+        for row in net.feature_weights.iter_mut() {
+            read_i16s(bytes, &mut at, row);
+        }
+        read_i16s(bytes, &mut at, &mut net.feature_bias);
+        for half in net.output_weights.iter_mut() {
+            read_i16s(bytes, &mut at, half);
+        }
+        net.output_bias = i32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        if let Some(&w) = net
+            .output_weights
+            .iter()
+            .flatten()
+            .find(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
+        {
+            return Err(NetworkError::OutputWeight(w));
+        }
+        Ok(net)
+    }
+
+    /// Reads a network file from disk.
+    pub fn load(path: &std::path::Path) -> Result<Box<Network>, NetworkError> {
+        let bytes = std::fs::read(path).map_err(|e| NetworkError::Io(e.to_string()))?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// The network as a file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(FILE_BYTES);
+        bytes.extend_from_slice(&MAGIC);
+        for value in [
+            FORMAT_VERSION,
+            INPUTS as u32,
+            HIDDEN as u32,
+            QA as u32,
+            QB as u32,
+            SCALE as u32,
+        ] {
+            bytes.extend_from_slice(&value.to_le_bytes());
+        }
+        let rows = self
+            .feature_weights
+            .iter()
+            .chain(std::iter::once(&self.feature_bias))
+            .chain(self.output_weights.iter());
+        for row in rows {
+            for value in row {
+                bytes.extend_from_slice(&value.to_le_bytes());
+            }
+        }
+        bytes.extend_from_slice(&self.output_bias.to_le_bytes());
+        let checksum = fnv1a(&bytes);
+        bytes.extend_from_slice(&checksum.to_le_bytes());
+        bytes
+    }
+
+    /// The file name a network ships under: `sessa-` and the first 12 hex
+    /// digits of its file's FNV-1a hash.
+    pub fn file_name(&self) -> String {
+        format!("sessa-{:012x}.nnue", fnv1a(&self.to_bytes()) >> 16)
+    }
+
+    /// The evaluation of an accumulator pair, in centipawns from the side to
+    /// move's point of view.
+    #[inline]
+    pub fn evaluate(&self, accumulator: &Accumulator, side: Color, kernel: Kernel) -> Score {
+        let (us, them) = accumulator.views(side);
+        let sum = kernel.screlu_dot(us, &self.output_weights[0])
+            + kernel.screlu_dot(them, &self.output_weights[1]);
+        let output = (i64::from(sum / QA) + i64::from(self.output_bias)) * i64::from(SCALE)
+            / i64::from(QA * QB);
+        (output as Score).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// Evaluates `pos` from scratch (no incremental state), side to move's view.
+    pub fn evaluate_position(&self, pos: &shakmaty::Chess) -> Score {
+        use shakmaty::Position;
+        let kernel = Kernel::detect();
+        let accumulator = Accumulator::refresh(self, pos.board(), kernel);
+        self.evaluate(&accumulator, pos.turn(), kernel)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Chess, Position, Role};
+
+    #[test]
+    fn feature_indices_mirror_between_views() {
+        let white_pawn = Piece {
+            color: Color::White,
+            role: Role::Pawn,
+        };
+        let black_pawn = Piece {
+            color: Color::Black,
+            role: Role::Pawn,
+        };
+        assert_eq!(feature_index(Color::White, white_pawn, Square::E2), 12);
+        assert_eq!(feature_index(Color::Black, black_pawn, Square::E7), 12);
+        assert_eq!(
+            feature_index(Color::White, black_pawn, Square::E7),
+            384 + 52
+        );
+        let black_king = Piece {
+            color: Color::Black,
+            role: Role::King,
+        };
+        assert_eq!(
+            feature_index(Color::White, black_king, Square::H8),
+            INPUTS - 1
+        );
+    }
+
+    #[test]
+    fn the_embedded_network_round_trips() {
+        let net = Network::embedded();
+        let bytes = net.to_bytes();
+        assert_eq!(bytes, EMBEDDED_BYTES);
+        assert_eq!(net.file_name(), EMBEDDED_NAME);
+    }
+
+    #[test]
+    fn damaged_files_are_refused() {
+        let mut bytes = Network::embedded().to_bytes();
+        assert!(matches!(
+            Network::from_bytes(&bytes[..100]),
+            Err(NetworkError::Size { .. })
+        ));
+        bytes[1000] ^= 1;
+        assert_eq!(Network::from_bytes(&bytes), Err(NetworkError::Checksum));
+        let mut other = Network::embedded().to_bytes();
+        other[0] = b'X';
+        assert_eq!(Network::from_bytes(&other), Err(NetworkError::Magic));
+        let mut shape = Network::embedded().to_bytes();
+        shape[16] ^= 1;
+        let end = shape.len() - 8;
+        let checksum = fnv1a(&shape[..end]);
+        shape[end..].copy_from_slice(&checksum.to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&shape),
+            Err(NetworkError::Header(_))
+        ));
+    }
+
+    /// `fen` with colours swapped and the board mirrored top to bottom.
+    fn colour_flipped(fen: &str) -> String {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let swap_case = |c: char| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        };
+        let board: Vec<String> = fields[0]
+            .split('/')
+            .rev()
+            .map(|rank| rank.chars().map(swap_case).collect())
+            .collect();
+        let side = if fields[1] == "w" { "b" } else { "w" };
+        format!("{} {side} - - 0 1", board.join("/"))
+    }
+
+    #[test]
+    fn colour_flipped_positions_evaluate_the_same() {
+        let net = Network::embedded();
+        for fen in crate::bench::BENCH_POSITIONS {
+            let pos: Chess = fen
+                .parse::<shakmaty::fen::Fen>()
+                .unwrap()
+                .into_position(shakmaty::CastlingMode::Standard)
+                .unwrap();
+            let flipped: Chess = colour_flipped(fen)
+                .parse::<shakmaty::fen::Fen>()
+                .unwrap()
+                .into_position(shakmaty::CastlingMode::Standard)
+                .or_else(shakmaty::PositionError::ignore_invalid_ep_square)
+                .unwrap();
+            assert_eq!(
+                net.evaluate_position(&pos),
+                net.evaluate_position(&flipped),
+                "{fen}"
+            );
+        }
+    }
+
+    #[test]
+    fn oversized_output_weights_are_refused() {
+        let mut net = Box::new((*Network::embedded()).clone());
+        net.output_weights[1][5] = MAX_OUTPUT_WEIGHT + 1;
+        assert_eq!(
+            Network::from_bytes(&net.to_bytes()),
+            Err(NetworkError::OutputWeight(MAX_OUTPUT_WEIGHT + 1))
+        );
+    }
+
+    #[test]
+    fn the_start_position_is_roughly_level() {
+        let score = Network::embedded().evaluate_position(&Chess::default());
+        assert!(score.abs() < 100, "start position scores {score}");
+        assert_eq!(Chess::default().turn(), Color::White);
+    }
+}
