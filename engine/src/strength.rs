@@ -1,35 +1,43 @@
 //! Playing strength below full strength (`UCI_LimitStrength`, `UCI_Elo`).
 //!
-//! A weaker Sessa searches fewer nodes and sometimes plays a somewhat worse
-//! move than its best. The node budget halves every [`ELO_PER_DOUBLING`]
-//! Elo below full strength; below [`NOISE_FROM_ELO`] the move is drawn from
-//! the best [`LINES`] root moves with chances falling off with their score
-//! gap to the best (a softmax whose temperature grows as the level falls),
-//! so the engine errs the way a weaker player does: more often and by more
-//! when the choice is close, rarely into an outright blunder. The time
-//! management is the one of full strength, so a weaker engine is never
-//! slower and never more at risk on the clock.
+//! A weaker Sessa searches fewer nodes and, at the lowest levels, sometimes
+//! plays a somewhat worse move than its best. The node budget of a level is
+//! read from [`NODE_ANCHORS`], levels measured in matches, with the number
+//! of nodes between two anchors growing geometrically. Below
+//! [`NOISE_FROM_ELO`] the move is drawn from the best [`LINES`] root moves
+//! with chances falling off with their score gap to the best (a softmax whose
+//! temperature grows as the level falls), so the engine errs the way a weaker
+//! player does: more often and by more when the choice is close, rarely into
+//! an outright blunder. The time management is the one of full strength, so
+//! a weaker engine is never slower and never more at risk on the clock.
 //!
-//! The constants are fitted by matches against opponents of known rating
-//! (see `bench/RESULTS.md` and the README's calibration table).
+//! The anchors are fitted by matches against Stockfish limited to the same
+//! Elo at 8 s + 0.08 s (see `bench/RESULTS.md` and the README's calibration
+//! table).
 
 use crate::score::is_decisive;
 use crate::search::PvLine;
 
 /// Lowest Elo offered.
 pub const MIN_ELO: u32 = 1320;
-/// Highest Elo offered.
-pub const MAX_ELO: u32 = 3000;
+/// Highest Elo offered: about full strength at 8 s + 0.08 s on the scale of
+/// Stockfish's own `UCI_Elo`, where Sessa measured about 2430.
+pub const MAX_ELO: u32 = 2400;
 /// Root lines a limited engine searches to choose among.
 pub const LINES: usize = 4;
-/// Nodes per move at [`MIN_ELO`].
-pub const MIN_NODES: f64 = 20.0;
-/// Elo gained by each doubling of the node budget.
-pub const ELO_PER_DOUBLING: f64 = 120.0;
+/// Levels and their node budgets per move, by Elo, from the calibration
+/// matches; the first is [`MIN_ELO`] and the last [`MAX_ELO`].
+pub const NODE_ANCHORS: [(u32, f64); 5] = [
+    (MIN_ELO, 350.0),
+    (1500, 1_300.0),
+    (1900, 23_000.0),
+    (2300, 1_000_000.0),
+    (MAX_ELO, 3_000_000.0),
+];
 /// From this Elo down, the move is drawn among the best lines.
-pub const NOISE_FROM_ELO: f64 = 2000.0;
+pub const NOISE_FROM_ELO: f64 = 1800.0;
 /// Centipawns of softmax temperature per Elo below [`NOISE_FROM_ELO`].
-pub const NOISE_PER_ELO: f64 = 0.2;
+pub const NOISE_PER_ELO: f64 = 0.15;
 
 /// A requested playing strength.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,10 +54,19 @@ impl StrengthLimit {
         }
     }
 
-    /// Nodes a move may search at this level (all threads together).
+    /// Nodes a move may search at this level (all threads together),
+    /// interpolated geometrically between the two nearest [`NODE_ANCHORS`].
     pub fn node_budget(self) -> u64 {
-        let doublings = f64::from(self.elo - MIN_ELO) / ELO_PER_DOUBLING;
-        (MIN_NODES * doublings.exp2()).round() as u64
+        let elo = f64::from(self.elo);
+        let upper = NODE_ANCHORS
+            .iter()
+            .position(|&(anchor, _)| f64::from(anchor) >= elo)
+            .unwrap_or(NODE_ANCHORS.len() - 1)
+            .max(1);
+        let (low_elo, low_nodes) = NODE_ANCHORS[upper - 1];
+        let (high_elo, high_nodes) = NODE_ANCHORS[upper];
+        let share = (elo - f64::from(low_elo)) / f64::from(high_elo - low_elo);
+        (low_nodes * (high_nodes / low_nodes).powf(share)).round() as u64
     }
 
     /// The softmax temperature of the move choice, in centipawns (0: the best move).
@@ -146,8 +163,10 @@ mod tests {
             assert!(budget > previous, "{elo}: {budget}");
             previous = budget;
         }
-        assert_eq!(StrengthLimit::new(MIN_ELO).node_budget(), MIN_NODES as u64);
-        assert_eq!(StrengthLimit::new(2500).temperature(), 0.0);
+        for (elo, nodes) in NODE_ANCHORS {
+            assert_eq!(StrengthLimit::new(elo).node_budget(), nodes as u64);
+        }
+        assert_eq!(StrengthLimit::new(2000).temperature(), 0.0);
         assert!(StrengthLimit::new(1400).temperature() > StrengthLimit::new(1800).temperature());
     }
 
@@ -164,7 +183,7 @@ mod tests {
         assert!(chosen[1] > 2000, "{chosen:?}");
         assert!(chosen[3] < 100, "{chosen:?}");
         // Full strength and strong levels always play the best line.
-        let strong = StrengthLimit::new(2600);
+        let strong = StrengthLimit::new(2000);
         assert!((0..100).all(|_| strong.choose(&lines, rng.next_unit()) == 0));
     }
 

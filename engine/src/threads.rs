@@ -255,15 +255,36 @@ fn run_job(job: Job, tables: &mut ThreadTables) {
             let _ = duty.events.send(SearchEvent::Info(info));
         }
     }
+    if let Some((limit, draw)) = duty.strength {
+        let index = limit.choose(&chosen.lines, draw);
+        if let Some(line) = chosen.lines.get(index).cloned()
+            && let Some(&first) = line.pv.first()
+        {
+            chosen.best = Some(first);
+            chosen.ponder = line.pv.get(1).copied();
+            if index != 0 {
+                // A weaker line is played: report it last, so that the
+                // last `info` line agrees with `bestmove`.
+                let infos = iteration_infos(
+                    &board,
+                    IterationReport {
+                        depth: chosen.depth,
+                        seldepth: chosen.seldepth,
+                        lines: std::slice::from_ref(&line),
+                        nodes: shared.nodes.load(Ordering::Relaxed),
+                        tbhits: shared.tb_hits.load(Ordering::Relaxed),
+                        elapsed: start.elapsed(),
+                        hashfull: tt.hashfull(),
+                    },
+                );
+                for info in infos {
+                    let _ = duty.events.send(SearchEvent::Info(info));
+                }
+            }
+        }
+    }
     drop(tt);
     drop(shared);
-    if let Some((limit, draw)) = duty.strength
-        && let Some(line) = chosen.lines.get(limit.choose(&chosen.lines, draw))
-        && let Some(&first) = line.pv.first()
-    {
-        chosen.best = Some(first);
-        chosen.ponder = line.pv.get(1).copied();
-    }
     let (best, ponder) = result_to_uci(&board, &chosen);
     let _ = duty.events.send(SearchEvent::BestMove { best, ponder });
     let _ = duty.done.send(());

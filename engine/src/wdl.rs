@@ -14,9 +14,9 @@ use shakmaty::{Board, Role};
 
 /// Coefficients of `a(m)` in centipawns, cubic term first, with `m` the
 /// material (see [`material`]) divided by [`MATERIAL_NORM`].
-pub const A: [f64; 4] = [0.0, 0.0, 0.0, 200.0];
+pub const A: [f64; 4] = [14.280, -97.554, -133.456, 357.248];
 /// Coefficients of `b(m)` in centipawns, cubic term first.
-pub const B: [f64; 4] = [0.0, 0.0, 0.0, 100.0];
+pub const B: [f64; 4] = [-50.653, -14.683, 21.252, 173.455];
 /// The material count at which `m = 1`: the model's reference position.
 pub const MATERIAL_NORM: f64 = 58.0;
 /// Material counts are clamped to this range before the model sees them.

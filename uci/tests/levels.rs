@@ -72,11 +72,11 @@ fn strength_options_are_declared_and_checked() {
     for declaration in [
         "option name UCI_ShowWDL type check default false",
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 1320 min 1320 max 3000",
+        "option name UCI_Elo type spin default 1320 min 1320 max 2400",
     ] {
         assert!(lines.iter().any(|l| l == declaration), "{declaration}");
     }
-    for refused in ["1319", "3001", "strong", ""] {
+    for refused in ["1319", "2401", "strong", ""] {
         e.send(&format!("setoption name UCI_Elo value {refused}"));
         e.expect(|l| l.starts_with("info string error:"), PROMPT);
     }
@@ -84,7 +84,7 @@ fn strength_options_are_declared_and_checked() {
     e.expect(|l| l.starts_with("info string error:"), PROMPT);
     for accepted in [
         "UCI_Elo value 1320",
-        "UCI_Elo value 3000",
+        "UCI_Elo value 2400",
         "UCI_LimitStrength value true",
     ] {
         e.send(&format!("setoption name {accepted}"));
@@ -96,13 +96,13 @@ fn strength_options_are_declared_and_checked() {
     );
 }
 
-/// Nodes of the last `info` line of a `go depth 6` from the start of a game.
-fn nodes_at_depth_6(e: &mut Engine) -> u64 {
+/// Nodes of the last `info` line of a `go depth 10` from the start of a game.
+fn nodes_at_depth_10(e: &mut Engine) -> u64 {
     e.send("ucinewgame");
     let lines = scored_lines(
         e,
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        6,
+        10,
     );
     field(lines.last().unwrap(), "nodes")
         .unwrap()
@@ -113,13 +113,13 @@ fn nodes_at_depth_6(e: &mut Engine) -> u64 {
 #[test]
 fn a_limited_engine_searches_less_and_full_strength_comes_back() {
     let mut e = Engine::start();
-    let full = nodes_at_depth_6(&mut e);
-    e.send("setoption name UCI_Elo value 1500");
+    let full = nodes_at_depth_10(&mut e);
+    e.send("setoption name UCI_Elo value 1320");
     e.send("setoption name UCI_LimitStrength value true");
-    let limited = nodes_at_depth_6(&mut e);
+    let limited = nodes_at_depth_10(&mut e);
     assert!(limited < full / 4, "limited {limited}, full {full}");
     e.send("setoption name UCI_LimitStrength value false");
-    assert_eq!(nodes_at_depth_6(&mut e), full);
+    assert_eq!(nodes_at_depth_10(&mut e), full);
 }
 
 #[test]
@@ -167,6 +167,9 @@ fn a_weak_level_varies_its_moves_and_shows_only_the_lines_asked_for() {
         for line in lines.iter().filter(|l| l.contains(" score ")) {
             assert_eq!(field(line, "multipv"), Some("1"), "{line}");
         }
+        // The last line shown is the one played.
+        let last = lines.iter().rfind(|l| l.contains(" pv ")).unwrap();
+        assert_eq!(common::pv(last)[0], best, "{last}");
         played.insert(best);
     }
     assert!(played.len() >= 2, "always {played:?}");
