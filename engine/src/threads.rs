@@ -36,7 +36,7 @@
 use crate::board::Board;
 use crate::nnue::Network;
 use crate::search::{
-    IterationReport, Limits, SearchEvent, SearchParams, SearchResult, SharedState, Worker,
+    IterationReport, Limits, PvLine, SearchEvent, SearchParams, SearchResult, SharedState, Worker,
     iteration_infos, result_to_uci,
 };
 use crate::strength::{ChoiceRng, LINES as STRENGTH_LINES, StrengthLimit};
@@ -236,15 +236,15 @@ fn run_job(job: Job, tables: &mut ThreadTables) {
     let mut chosen = select_result(&all)
         .cloned()
         .unwrap_or_else(|| all[0].clone());
-    if chosen != all[0] && chosen.best.is_some() {
-        // A helper's result is played: report its lines so that the last
-        // `info` lines agree with `bestmove`.
+    // Reports `lines` of `result` once more, so that the last `info` lines
+    // agree with the `bestmove` that follows.
+    let report_again = |result: &SearchResult, lines: &[PvLine]| {
         let infos = iteration_infos(
             &board,
             IterationReport {
-                depth: chosen.depth,
-                seldepth: chosen.seldepth,
-                lines: &chosen.lines[..chosen.lines.len().min(reported_lines)],
+                depth: result.depth,
+                seldepth: result.seldepth,
+                lines,
                 nodes: shared.nodes.load(Ordering::Relaxed),
                 tbhits: shared.tb_hits.load(Ordering::Relaxed),
                 elapsed: start.elapsed(),
@@ -254,6 +254,13 @@ fn run_job(job: Job, tables: &mut ThreadTables) {
         for info in infos {
             let _ = duty.events.send(SearchEvent::Info(info));
         }
+    };
+    if chosen != all[0] && chosen.best.is_some() {
+        // A helper's result is played: report its lines.
+        report_again(
+            &chosen,
+            &chosen.lines[..chosen.lines.len().min(reported_lines)],
+        );
     }
     if let Some((limit, draw)) = duty.strength {
         let index = limit.choose(&chosen.lines, draw);
@@ -263,23 +270,8 @@ fn run_job(job: Job, tables: &mut ThreadTables) {
             chosen.best = Some(first);
             chosen.ponder = line.pv.get(1).copied();
             if index != 0 {
-                // A weaker line is played: report it last, so that the
-                // last `info` line agrees with `bestmove`.
-                let infos = iteration_infos(
-                    &board,
-                    IterationReport {
-                        depth: chosen.depth,
-                        seldepth: chosen.seldepth,
-                        lines: std::slice::from_ref(&line),
-                        nodes: shared.nodes.load(Ordering::Relaxed),
-                        tbhits: shared.tb_hits.load(Ordering::Relaxed),
-                        elapsed: start.elapsed(),
-                        hashfull: tt.hashfull(),
-                    },
-                );
-                for info in infos {
-                    let _ = duty.events.send(SearchEvent::Info(info));
-                }
+                // A weaker line is played: report it last.
+                report_again(&chosen, std::slice::from_ref(&line));
             }
         }
     }
