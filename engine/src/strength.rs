@@ -21,18 +21,20 @@ use crate::search::PvLine;
 /// Lowest Elo offered.
 pub const MIN_ELO: u32 = 1320;
 /// Highest Elo offered: about full strength at 8 s + 0.08 s on the scale of
-/// Stockfish's own `UCI_Elo`, where Sessa measured about 2430.
-pub const MAX_ELO: u32 = 2400;
-/// Root lines a limited engine searches to choose among.
+/// Stockfish's own `UCI_Elo`, where Sessa measured about 2200.
+pub const MAX_ELO: u32 = 2200;
+/// Root lines a limited engine searches to choose among, at the levels
+/// that draw their move (below [`NOISE_FROM_ELO`]).
 pub const LINES: usize = 4;
 /// Levels and their node budgets per move, by Elo, from the calibration
-/// matches; the first is [`MIN_ELO`] and the last [`MAX_ELO`].
-pub const NODE_ANCHORS: [(u32, f64); 5] = [
+/// matches; the first is [`MIN_ELO`] and the last [`MAX_ELO`]. The top one
+/// is about what full strength searches in a move at 8 s + 0.08 s, so that
+/// a level stays as strong at longer clocks.
+pub const NODE_ANCHORS: [(u32, f64); 4] = [
     (MIN_ELO, 350.0),
     (1500, 1_300.0),
-    (1900, 23_000.0),
-    (2300, 1_000_000.0),
-    (MAX_ELO, 3_000_000.0),
+    (1900, 5_000.0),
+    (MAX_ELO, 300_000.0),
 ];
 /// From this Elo down, the move is drawn among the best lines.
 pub const NOISE_FROM_ELO: f64 = 1800.0;
@@ -72,6 +74,13 @@ impl StrengthLimit {
     /// The softmax temperature of the move choice, in centipawns (0: the best move).
     pub fn temperature(self) -> f64 {
         (NOISE_FROM_ELO - f64::from(self.elo)).max(0.0) * NOISE_PER_ELO
+    }
+
+    /// Root lines to search at this level: [`LINES`] where the move is drawn
+    /// among them, one where the best is always played (more lines would
+    /// only cost depth).
+    pub fn lines(self) -> usize {
+        if self.temperature() > 0.0 { LINES } else { 1 }
     }
 
     /// Picks the line to play among `lines` (best first), with `random` a
@@ -168,6 +177,8 @@ mod tests {
         }
         assert_eq!(StrengthLimit::new(2000).temperature(), 0.0);
         assert!(StrengthLimit::new(1400).temperature() > StrengthLimit::new(1800).temperature());
+        assert_eq!(StrengthLimit::new(1400).lines(), LINES);
+        assert_eq!(StrengthLimit::new(2000).lines(), 1);
     }
 
     #[test]

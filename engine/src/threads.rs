@@ -39,7 +39,7 @@ use crate::search::{
     IterationReport, Limits, PvLine, SearchEvent, SearchParams, SearchResult, SharedState, Worker,
     iteration_infos, result_to_uci,
 };
-use crate::strength::{ChoiceRng, LINES as STRENGTH_LINES, StrengthLimit};
+use crate::strength::{ChoiceRng, StrengthLimit};
 use crate::syzygy::TablebaseOptions;
 use crate::tables::ThreadTables;
 use crate::time::{TimeBudget, TimeControl};
@@ -377,11 +377,11 @@ impl Engine {
             control,
             TimeControl::Clock(_) | TimeControl::Missing | TimeControl::MoveTime(_)
         ) && !limits.ponder;
-        // A limited strength searches more lines to choose among, and starts
+        // A weak level searches more lines to choose among; a limited level starts
         // no iteration past its node budget (the first always completes, so
         // that there are lines to choose among).
         let (multipv, soft_nodes) = match self.strength {
-            Some(limit) => (self.multipv.max(STRENGTH_LINES), Some(limit.node_budget())),
+            Some(limit) => (self.multipv.max(limit.lines()), Some(limit.node_budget())),
             None => (self.multipv, None),
         };
         let params = SearchParams {

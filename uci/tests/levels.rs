@@ -72,11 +72,11 @@ fn strength_options_are_declared_and_checked() {
     for declaration in [
         "option name UCI_ShowWDL type check default false",
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 1320 min 1320 max 2400",
+        "option name UCI_Elo type spin default 1320 min 1320 max 2200",
     ] {
         assert!(lines.iter().any(|l| l == declaration), "{declaration}");
     }
-    for refused in ["1319", "2401", "strong", ""] {
+    for refused in ["1319", "2201", "strong", ""] {
         e.send(&format!("setoption name UCI_Elo value {refused}"));
         e.expect(|l| l.starts_with("info string error:"), PROMPT);
     }
@@ -84,7 +84,7 @@ fn strength_options_are_declared_and_checked() {
     e.expect(|l| l.starts_with("info string error:"), PROMPT);
     for accepted in [
         "UCI_Elo value 1320",
-        "UCI_Elo value 2400",
+        "UCI_Elo value 2200",
         "UCI_LimitStrength value true",
     ] {
         e.send(&format!("setoption name {accepted}"));
@@ -119,6 +119,11 @@ fn a_limited_engine_searches_less_and_full_strength_comes_back() {
     let limited = nodes_at_depth_10(&mut e);
     assert!(limited < full / 4, "limited {limited}, full {full}");
     e.send("setoption name UCI_LimitStrength value false");
+    assert_eq!(nodes_at_depth_10(&mut e), full);
+    // A strong level searches one root line, as full strength does, so
+    // within its budget (300,000 nodes at 2200) it searches the same tree.
+    e.send("setoption name UCI_Elo value 2200");
+    e.send("setoption name UCI_LimitStrength value true");
     assert_eq!(nodes_at_depth_10(&mut e), full);
 }
 
