@@ -48,10 +48,12 @@ def games(paths):
 
 TOKEN = re.compile(r"\{[^}]*\}|\d+\.(?:\.\.)?|\S+")
 RESULTS = {"1-0", "0-1", "1/2-1/2", "*"}
+BOOK = "book"
 
 
 def move_times(movetext):
-    """The time of each move in order, None where a move has no time.
+    """The time of each move in order: seconds, None where a move has no
+    time, or BOOK for a move from the opening book (off the clock).
 
     A move's time is in the comment right after it; a move without one (a
     cutechess-cli PGN leaves the comment out of a move played at once) gets
@@ -60,9 +62,12 @@ def move_times(movetext):
     times = []
     for token in TOKEN.findall(movetext):
         if token.startswith("{"):
-            found = MOVE_TIME.search(token)
-            if times and times[-1] is None and found and "book" not in token:
-                times[-1] = float(found.group(1))
+            if times and times[-1] is None:
+                found = MOVE_TIME.search(token)
+                if "book" in token:
+                    times[-1] = BOOK
+                elif found:
+                    times[-1] = float(found.group(1))
         elif token[0].isdigit() and token.endswith("."):
             continue
         elif token in RESULTS:
@@ -88,6 +93,8 @@ def main(paths):
         lowest = {first: base, second: base}
         for index, time in enumerate(move_times(movetext)):
             side = first if index % 2 == 0 else second
+            if time == BOOK:
+                continue
             time = time or 0.0
             spent[side] += time
             moves[side] += 1
@@ -97,14 +104,12 @@ def main(paths):
             if per_period and moves[side] % per_period == 0:
                 clock[side] += base
         for side in (first, second):
-            given = base + increment * moves[side]
-            if per_period:
-                given += base * (moves[side] // per_period)
+            given = clock[side] + spent[side]
             name = tags.get(side, side)
             s = stats[(name, tags["TimeControl"])]
             s["games"] += 1
             s["share"] += spent[side] / given if given else 0.0
-            s["left"].append(given - spent[side])
+            s["left"].append(clock[side])
             s["lowest"].append(lowest[side])
         termination = tags.get("Termination", "")
         if "time" in termination:
