@@ -498,19 +498,20 @@ impl Session {
                         let mut without = pos.board().clone();
                         without.discard_piece_at(square);
                         row.push_str(&format!(
-                            " {}{:+5}",
+                            " {} {:+5}",
                             piece.char(),
                             full - white_view(&without)
                         ));
                     }
-                    Some(piece) => row.push_str(&format!(" {}     ", piece.char())),
-                    None => row.push_str("  .    "),
+                    Some(piece) => row.push_str(&format!(" {}      ", piece.char())),
+                    None => row.push_str("  .     "),
                 }
             }
             lines.push(row);
         }
-        lines
-            .push("info string     a      b      c      d      e      f      g      h".to_string());
+        lines.push(
+            "info string     a       b       c       d       e       f       g       h".to_string(),
+        );
         lines.push(format!("info string eval white {full} cp"));
         lines.push(format!("info string eval side to move {} cp", sign * full));
         for line in lines {
