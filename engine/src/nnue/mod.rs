@@ -61,8 +61,8 @@ const HEADER_BYTES: usize = 32;
 pub const FILE_BYTES: usize = HEADER_BYTES + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 + 8;
 
 /// The network shipped inside the binary.
-pub const EMBEDDED_NAME: &str = "sessa-65991c00e2e6.nnue";
-static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/sessa-65991c00e2e6.nnue");
+pub const EMBEDDED_NAME: &str = "sessa-e7b698017b8d.nnue";
+static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/sessa-e7b698017b8d.nnue");
 static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
     Arc::from(Network::from_bytes(EMBEDDED_BYTES).expect("the embedded network is valid"))
 });
