@@ -68,7 +68,7 @@ fn network(c: &mut Criterion) {
                 let pos = board.position();
                 stack.reset(&net, pos);
                 for m in pos.legal_moves() {
-                    stack.push(&net, pos, m);
+                    stack.push(&net, pos.turn(), m);
                     total += stack.evaluate(&net, !pos.turn());
                     stack.pop();
                 }

@@ -289,12 +289,18 @@ impl MovePicker {
         if from >= to {
             return None;
         }
-        let mut best = from;
-        for i in from + 1..to {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        // The first of the highest scores, found with the best score held
+        // in a register and no bounds checks inside the loop.
+        let scores = &self.scores[from..to];
+        let mut best_offset = 0;
+        let mut best_score = scores[0];
+        for (offset, &score) in scores.iter().enumerate().skip(1) {
+            if score > best_score {
+                best_offset = offset;
+                best_score = score;
             }
         }
+        let best = from + best_offset;
         self.moves.swap(from, best);
         self.scores.swap(from, best);
         Some(self.moves[from])

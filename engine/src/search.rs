@@ -1134,9 +1134,12 @@ impl<'a> Worker<'a> {
     /// Makes the legal move `m` on the board and in the network's accumulators.
     #[inline]
     fn make(&mut self, m: Move) {
-        self.accumulators
-            .push(&self.params.net, self.board.position(), m);
+        let side = self.board.turn();
         self.board.make(m);
+        // The child's probe comes soon: start loading its bucket now, while
+        // the accumulators are updated.
+        self.tt.prefetch(self.board.key());
+        self.accumulators.push(&self.params.net, side, m);
     }
 
     /// Takes back the last move (or null move) on the board and in the accumulators.

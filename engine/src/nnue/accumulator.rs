@@ -158,9 +158,10 @@ impl AccumulatorStack {
         &self.stack[self.top]
     }
 
-    /// Follows the legal move `m`, played from `pos` (the position before it).
-    pub fn push(&mut self, net: &Network, pos: &Chess, m: Move) {
-        let change = Change::of(pos.turn(), m);
+    /// Follows the legal move `m`, played by `side` (the side to move
+    /// before it).
+    pub fn push(&mut self, net: &Network, side: Color, m: Move) {
+        let change = Change::of(side, m);
         let (parents, children) = self.stack.split_at_mut(self.top + 1);
         let parent = &parents[self.top];
         let child = &mut children[0];
@@ -254,7 +255,7 @@ mod tests {
                 seen[1] += usize::from(m.is_castle());
                 seen[2] += usize::from(m.is_en_passant());
                 seen[3] += usize::from(m.is_promotion());
-                stack.push(&net, &pos, m);
+                stack.push(&net, pos.turn(), m);
                 let mut child = pos;
                 child.play_unchecked(m);
                 let fresh = Accumulator::refresh(&net, child.board(), Kernel::Portable);
