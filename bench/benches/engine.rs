@@ -55,7 +55,12 @@ fn network(c: &mut Criterion) {
                 .map(|board| {
                     let pos = black_box(board.position());
                     let accumulator = Accumulator::refresh(&net, pos.board(), kernel);
-                    net.evaluate(&accumulator, pos.turn(), kernel)
+                    net.evaluate(
+                        &accumulator,
+                        pos.turn(),
+                        pos.board().occupied().count(),
+                        kernel,
+                    )
                 })
                 .sum::<i32>()
         })
@@ -69,7 +74,11 @@ fn network(c: &mut Criterion) {
                 stack.reset(&net, pos);
                 for m in pos.legal_moves() {
                     stack.push(&net, pos.turn(), m);
-                    total += stack.evaluate(&net, !pos.turn());
+                    total += stack.evaluate(
+                        &net,
+                        !pos.turn(),
+                        pos.board().occupied().count() - usize::from(m.is_capture()),
+                    );
                     stack.pop();
                 }
             }

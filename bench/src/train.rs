@@ -1,8 +1,9 @@
 //! The trainer of Sessa's evaluation network, on the CPU with rayon.
 //!
 //! The network is the engine's `(768 → HIDDEN) × 2 → 1` perspective network
-//! with SCReLU (`clamp(x, 0, 1)²`), here in 32-bit floats. For each position
-//! the prediction is `sigmoid(output)` and the target is
+//! with SCReLU (`clamp(x, 0, 1)²`) and output buckets chosen by the number of
+//! pieces, here in 32-bit floats. For each position the prediction is
+//! `sigmoid(output)` and the target is
 //! `λ · result + (1 − λ) · sigmoid(score / SCALE)`, both from the side to
 //! move's point of view; the loss is the squared difference. Adam updates
 //! the weights after each batch, the learning rate falls along a cosine from
@@ -15,7 +16,10 @@
 
 use bulletformat::ChessBoard;
 use rayon::prelude::*;
-use sessa_engine::nnue::{HIDDEN, INPUTS, Network, QA, QB, SCALE, WEIGHT_CLIP, feature_index};
+use sessa_engine::nnue::{
+    HIDDEN, INPUTS, Network, OUTPUT_BUCKETS, QA, QB, SCALE, WEIGHT_CLIP, feature_index,
+    output_bucket,
+};
 use shakmaty::{Color, Piece, Role, Square};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -24,15 +28,15 @@ use std::path::{Path, PathBuf};
 const FEATURE_WEIGHTS: usize = 0;
 const FEATURE_BIAS: usize = INPUTS * HIDDEN;
 const OUTPUT_WEIGHTS: usize = FEATURE_BIAS + HIDDEN;
-const OUTPUT_BIAS: usize = OUTPUT_WEIGHTS + 2 * HIDDEN;
+const OUTPUT_BIAS: usize = OUTPUT_WEIGHTS + OUTPUT_BUCKETS * 2 * HIDDEN;
 /// Number of parameters.
-pub const PARAMETERS: usize = OUTPUT_BIAS + 1;
+pub const PARAMETERS: usize = OUTPUT_BIAS + OUTPUT_BUCKETS;
 /// Most pieces a position has, so most active inputs per view.
 const MAX_FEATURES: usize = 32;
 
 /// The float network: all parameters in one vector (first-layer weights
-/// input-major, first-layer biases, output weights for the side to move's
-/// view then the other's, output bias).
+/// input-major, first-layer biases, each output bucket's weights for the
+/// side to move's view then the other's, the output biases).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNetwork {
     /// The parameters, laid out as the offsets above say.
@@ -44,6 +48,7 @@ pub struct Features {
     us: [u16; MAX_FEATURES],
     them: [u16; MAX_FEATURES],
     count: usize,
+    bucket: usize,
 }
 
 impl Features {
@@ -56,6 +61,7 @@ impl Features {
             us: [0; MAX_FEATURES],
             them: [0; MAX_FEATURES],
             count: 0,
+            bucket: 0,
         };
         for (piece, square) in *record {
             if features.count == MAX_FEATURES {
@@ -74,6 +80,7 @@ impl Features {
             features.them[features.count] = feature_index(Color::Black, piece, square) as u16;
             features.count += 1;
         }
+        features.bucket = output_bucket(features.count);
         features
     }
 }
@@ -146,7 +153,7 @@ pub fn shuffle<T>(items: &mut [T], rng: &mut Rng) {
 impl FloatNetwork {
     /// A randomly initialised network: first-layer weights uniform in
     /// ±0.1 (about 30 of them sum into each accumulator), output weights in
-    /// ±1/√(2·HIDDEN), biases zero.
+    /// ±1/√(2·HIDDEN) (each bucket's drawn anew), biases zero.
     pub fn random(seed: u64) -> FloatNetwork {
         let mut rng = Rng::new(seed);
         let mut params = vec![0.0; PARAMETERS];
@@ -165,6 +172,11 @@ impl FloatNetwork {
         &self.params[at..at + HIDDEN]
     }
 
+    /// Where the output weights of `bucket` start.
+    fn output_weights_at(bucket: usize) -> usize {
+        OUTPUT_WEIGHTS + bucket * 2 * HIDDEN
+    }
+
     fn forward_activations(&self, features: &Features) -> Activations {
         let bias = &self.params[FEATURE_BIAS..OUTPUT_WEIGHTS];
         let mut us = [0.0; HIDDEN];
@@ -179,9 +191,9 @@ impl FloatNetwork {
                 *a += w;
             }
         }
-        let weights = &self.params[OUTPUT_WEIGHTS..OUTPUT_BIAS];
-        let (ours, theirs) = weights.split_at(HIDDEN);
-        let mut output = self.params[OUTPUT_BIAS];
+        let at = Self::output_weights_at(features.bucket);
+        let (ours, theirs) = self.params[at..at + 2 * HIDDEN].split_at(HIDDEN);
+        let mut output = self.params[OUTPUT_BIAS + features.bucket];
         for j in 0..HIDDEN {
             output += screlu(us[j]) * ours[j] + screlu(them[j]) * theirs[j];
         }
@@ -199,12 +211,13 @@ impl FloatNetwork {
         let prediction = sigmoid(activations.output);
         let error = prediction - target;
         let d_output = 2.0 * error * prediction * (1.0 - prediction);
-        gradient[OUTPUT_BIAS] += d_output;
-        let weights = &self.params[OUTPUT_WEIGHTS..OUTPUT_BIAS];
+        gradient[OUTPUT_BIAS + features.bucket] += d_output;
+        let at = Self::output_weights_at(features.bucket);
+        let weights = &self.params[at..at + 2 * HIDDEN];
         let mut d_us = [0.0; HIDDEN];
         let mut d_them = [0.0; HIDDEN];
         {
-            let (g_ours, g_theirs) = gradient[OUTPUT_WEIGHTS..OUTPUT_BIAS].split_at_mut(HIDDEN);
+            let (g_ours, g_theirs) = gradient[at..at + 2 * HIDDEN].split_at_mut(HIDDEN);
             for j in 0..HIDDEN {
                 let (u, t) = (activations.us[j], activations.them[j]);
                 g_ours[j] += d_output * screlu(u);
@@ -244,12 +257,13 @@ impl FloatNetwork {
         for (j, &b) in net.feature_bias.iter().enumerate() {
             params[FEATURE_BIAS + j] = f32::from(b) / QA as f32;
         }
-        for (half, row) in net.output_weights.iter().enumerate() {
-            for (j, &w) in row.iter().enumerate() {
-                params[OUTPUT_WEIGHTS + half * HIDDEN + j] = f32::from(w) / QB as f32;
+        for (bucket, halves) in net.output_weights.iter().enumerate() {
+            let at = Self::output_weights_at(bucket);
+            for (j, &w) in halves.iter().flatten().enumerate() {
+                params[at + j] = f32::from(w) / QB as f32;
             }
+            params[OUTPUT_BIAS + bucket] = net.output_bias[bucket] as f32 / (QA * QB) as f32;
         }
-        params[OUTPUT_BIAS] = net.output_bias as f32 / (QA * QB) as f32;
         FloatNetwork { params }
     }
 
@@ -265,12 +279,14 @@ impl FloatNetwork {
         for (j, b) in net.feature_bias.iter_mut().enumerate() {
             *b = q16(self.params[FEATURE_BIAS + j], QA);
         }
-        for (half, row) in net.output_weights.iter_mut().enumerate() {
-            for (j, w) in row.iter_mut().enumerate() {
-                *w = q16(self.params[OUTPUT_WEIGHTS + half * HIDDEN + j], QB);
+        for (bucket, halves) in net.output_weights.iter_mut().enumerate() {
+            let at = Self::output_weights_at(bucket);
+            for (j, w) in halves.iter_mut().flatten().enumerate() {
+                *w = q16(self.params[at + j], QB);
             }
+            net.output_bias[bucket] =
+                (self.params[OUTPUT_BIAS + bucket] * (QA * QB) as f32).round() as i32;
         }
-        net.output_bias = (self.params[OUTPUT_BIAS] * (QA * QB) as f32).round() as i32;
         net
     }
 }
@@ -298,7 +314,7 @@ impl Default for Adam {
 }
 
 impl Adam {
-    /// One step against the mean `gradient`, then clips every weight (not the output bias).
+    /// One step against the mean `gradient`, then clips every weight (not the output biases).
     /// `decay` is the decoupled weight decay (AdamW): every parameter also
     /// shrinks by `lr · decay` of itself.
     fn step(&mut self, net: &mut FloatNetwork, gradient: &[f32], lr: f32, decay: f32) {
@@ -319,7 +335,7 @@ impl Adam {
                     second[i] = BETA2 * second[i] + (1.0 - BETA2) * g * g;
                     params[i] -=
                         step * first[i] / (second[i].sqrt() + EPSILON) + lr * decay * params[i];
-                    if chunk * 4096 + i != OUTPUT_BIAS {
+                    if chunk * 4096 + i < OUTPUT_BIAS {
                         params[i] = params[i].clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
                     }
                 }

@@ -95,8 +95,10 @@ fn the_quantised_network_agrees_with_the_float_one() {
     let mut checked = 0;
     for record in records.iter().step_by(8) {
         let features = Features::of(record);
-        let accumulator = Accumulator::refresh(&quantised, &board_of(record), kernel);
-        let engine = quantised.evaluate(&accumulator, Color::White, kernel) as f32;
+        let board = board_of(record);
+        let accumulator = Accumulator::refresh(&quantised, &board, kernel);
+        let engine =
+            quantised.evaluate(&accumulator, Color::White, board.occupied().count(), kernel) as f32;
         // With the very same (rounded) weights, the engine's integers differ
         // from floats only by its two truncating divisions.
         let exact = dequantised.forward(&features) * SCALE as f32;

@@ -329,6 +329,11 @@ impl Board {
         self.pos.is_check()
     }
 
+    /// How many pieces are on the board, kings included.
+    pub fn pieces(&self) -> usize {
+        self.pos.board().occupied().count()
+    }
+
     /// The legal moves of the current position.
     pub fn legal_moves(&self) -> MoveList {
         self.pos.legal_moves()

@@ -1153,7 +1153,7 @@ impl<'a> Worker<'a> {
     #[inline]
     fn evaluate(&self) -> Score {
         self.accumulators
-            .evaluate(&self.params.net, self.board.turn())
+            .evaluate(&self.params.net, self.board.turn(), self.board.pieces())
     }
 
     /// The uncorrected static evaluation of the current position: the TT

@@ -478,6 +478,7 @@ impl Session {
             sign * net.evaluate(
                 &Accumulator::refresh(&net, board, kernel),
                 pos.turn(),
+                board.occupied().count(),
                 kernel,
             )
         };

@@ -83,7 +83,9 @@ fn eval_file_loads_a_network_and_refuses_bad_ones() {
     // Another valid network: the built-in one with the output bias moved by
     // one centipawn's worth changes the evaluation by about that much.
     let mut shifted = (*sessa_engine::nnue::Network::embedded()).clone();
-    shifted.output_bias += 10 * 255 * 64 / 400;
+    for bias in shifted.output_bias.iter_mut() {
+        *bias += 10 * 255 * 64 / 400;
+    }
     let shifted_path = temporary("shifted.nnue");
     std::fs::write(&shifted_path, shifted.to_bytes()).unwrap();
     e.send(&format!(

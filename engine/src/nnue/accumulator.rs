@@ -196,10 +196,11 @@ impl AccumulatorStack {
         self.top -= 1;
     }
 
-    /// The network's evaluation of the current position for `side` to move.
+    /// The network's evaluation of the current position for `side` to
+    /// move, with `pieces` pieces on the board.
     #[inline]
-    pub fn evaluate(&self, net: &Network, side: Color) -> Score {
-        net.evaluate(self.current(), side, self.kernel)
+    pub fn evaluate(&self, net: &Network, side: Color, pieces: usize) -> Score {
+        net.evaluate(self.current(), side, pieces, self.kernel)
     }
 }
 

@@ -1,12 +1,15 @@
 //! The evaluation network (NNUE): a `(768 → HIDDEN) × 2 → 1` perspective
-//! network with SCReLU activation, quantised to integers.
+//! network with SCReLU activation and output buckets, quantised to integers.
 //!
 //! The 768 inputs are one per (piece colour relative to the perspective,
 //! piece type, square) seen from each side: White's view as the board is,
 //! Black's view mirrored top to bottom. Each side's view has its own
 //! accumulator of `HIDDEN` values (the first layer's output), updated as
 //! moves are made ([`AccumulatorStack`]). The side to move's accumulator and
-//! the other one, each through `clamp(x, 0, 1)²`, feed one output neuron.
+//! the other one, each through `clamp(x, 0, 1)²`, feed one output neuron,
+//! whose weights and bias are chosen by the number of pieces on the board
+//! ([`output_bucket`]): the first layer is shared, and the last judges an
+//! opening, a middlegame and an endgame each with weights of its own.
 //!
 //! Quantisation: first-layer weights and biases are scaled by [`QA`],
 //! output weights by [`QB`], the output bias by `QA · QB`; the network's
@@ -14,11 +17,12 @@
 //! are the one place the trainer and the engine agree on; the file header
 //! repeats them and a file that disagrees is refused.
 //!
-//! The network file (little-endian) is a 32-byte header (magic `SESSANET`,
-//! format version, inputs, hidden size, QA, QB, scale as `u32`s), the
-//! first-layer weights (`i16`, input-major), the first-layer biases
-//! (`i16`), the output weights (`i16`, side-to-move half first), the output
-//! bias (`i32`), and an FNV-1a 64-bit checksum of everything before it.
+//! The network file (little-endian) is a 36-byte header (magic `SESSANET`,
+//! format version, inputs, hidden size, output buckets, QA, QB, scale as
+//! `u32`s), the first-layer weights (`i16`, input-major), the first-layer
+//! biases (`i16`), the output weights (`i16`, bucket by bucket, each with
+//! the side-to-move half first), the output biases (`i32`, one a bucket),
+//! and an FNV-1a 64-bit checksum of everything before it.
 
 mod accumulator;
 mod simd;
@@ -35,6 +39,8 @@ use std::sync::{Arc, LazyLock};
 pub const INPUTS: usize = 768;
 /// Width of the first layer (per perspective).
 pub const HIDDEN: usize = 128;
+/// Output buckets: sets of output weights, chosen by the number of pieces.
+pub const OUTPUT_BUCKETS: usize = 8;
 /// Quantisation of the first layer: a weight of 1.0 is stored as `QA`.
 pub const QA: i32 = 255;
 /// Quantisation of the output weights: a weight of 1.0 is stored as `QB`.
@@ -55,14 +61,18 @@ const _OUTPUT_FITS_I32: () = assert!(
     (2 * HIDDEN as i64) * (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64) <= i32::MAX as i64
 );
 const MAGIC: [u8; 8] = *b"SESSANET";
-const FORMAT_VERSION: u32 = 1;
-const HEADER_BYTES: usize = 32;
+/// Version 1 had a single output (no buckets).
+const FORMAT_VERSION: u32 = 2;
+const HEADER_BYTES: usize = 36;
 /// Size of a network file of this build's shape.
-pub const FILE_BYTES: usize = HEADER_BYTES + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 + 8;
+pub const FILE_BYTES: usize = HEADER_BYTES
+    + 2 * (INPUTS * HIDDEN + HIDDEN + OUTPUT_BUCKETS * 2 * HIDDEN)
+    + 4 * OUTPUT_BUCKETS
+    + 8;
 
 /// The network shipped inside the binary.
-pub const EMBEDDED_NAME: &str = "sessa-e7b698017b8d.nnue";
-static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/sessa-e7b698017b8d.nnue");
+pub const EMBEDDED_NAME: &str = "sessa-878e244bf81d.nnue";
+static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/sessa-878e244bf81d.nnue");
 static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
     Arc::from(Network::from_bytes(EMBEDDED_BYTES).expect("the embedded network is valid"))
 });
@@ -75,10 +85,11 @@ pub struct Network {
     pub feature_weights: [[i16; HIDDEN]; INPUTS],
     /// First-layer biases.
     pub feature_bias: [i16; HIDDEN],
-    /// Output weights: for the side to move's accumulator, then the other's.
-    pub output_weights: [[i16; HIDDEN]; 2],
-    /// Output bias, scaled by `QA · QB`.
-    pub output_bias: i32,
+    /// Output weights of each bucket: for the side to move's accumulator,
+    /// then the other's.
+    pub output_weights: [[[i16; HIDDEN]; 2]; OUTPUT_BUCKETS],
+    /// Output bias of each bucket, scaled by `QA · QB`.
+    pub output_bias: [i32; OUTPUT_BUCKETS],
 }
 
 impl fmt::Debug for Network {
@@ -148,6 +159,13 @@ pub fn feature_index(perspective: Color, piece: Piece, square: Square) -> usize 
     relative_colour * 384 + (piece.role as usize - 1) * 64 + square
 }
 
+/// The output bucket of a position with `pieces` pieces on the board (kings
+/// included): 2 to 5 pieces use bucket 0, 30 to 32 bucket 7.
+#[inline]
+pub fn output_bucket(pieces: usize) -> usize {
+    (pieces.saturating_sub(2) / 4).min(OUTPUT_BUCKETS - 1)
+}
+
 /// Reads `N` little-endian values of 2 bytes from `bytes` at `*at`.
 fn read_i16s<const N: usize>(bytes: &[u8], at: &mut usize, into: &mut [i16; N]) {
     for (value, chunk) in into.iter_mut().zip(bytes[*at..*at + 2 * N].chunks_exact(2)) {
@@ -201,6 +219,7 @@ impl Network {
             ("format version", FORMAT_VERSION),
             ("inputs", INPUTS as u32),
             ("hidden size", HIDDEN as u32),
+            ("output buckets", OUTPUT_BUCKETS as u32),
             ("QA", QA as u32),
             ("QB", QB as u32),
             ("scale", SCALE as u32),
@@ -219,13 +238,17 @@ impl Network {
             read_i16s(bytes, &mut at, row);
         }
         read_i16s(bytes, &mut at, &mut net.feature_bias);
-        for half in net.output_weights.iter_mut() {
+        for half in net.output_weights.iter_mut().flatten() {
             read_i16s(bytes, &mut at, half);
         }
-        net.output_bias = i32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        for bias in net.output_bias.iter_mut() {
+            *bias = i32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+            at += 4;
+        }
         if let Some(&w) = net
             .output_weights
             .iter()
+            .flatten()
             .flatten()
             .find(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
         {
@@ -248,6 +271,7 @@ impl Network {
             FORMAT_VERSION,
             INPUTS as u32,
             HIDDEN as u32,
+            OUTPUT_BUCKETS as u32,
             QA as u32,
             QB as u32,
             SCALE as u32,
@@ -258,13 +282,15 @@ impl Network {
             .feature_weights
             .iter()
             .chain(std::iter::once(&self.feature_bias))
-            .chain(self.output_weights.iter());
+            .chain(self.output_weights.iter().flatten());
         for row in rows {
             for value in row {
                 bytes.extend_from_slice(&value.to_le_bytes());
             }
         }
-        bytes.extend_from_slice(&self.output_bias.to_le_bytes());
+        for bias in self.output_bias {
+            bytes.extend_from_slice(&bias.to_le_bytes());
+        }
         let checksum = fnv1a(&bytes);
         bytes.extend_from_slice(&checksum.to_le_bytes());
         bytes
@@ -276,14 +302,22 @@ impl Network {
         format!("sessa-{:012x}.nnue", fnv1a(&self.to_bytes()) >> 16)
     }
 
-    /// The evaluation of an accumulator pair, in centipawns from the side to
-    /// move's point of view.
+    /// The evaluation of an accumulator pair of a position with `pieces`
+    /// pieces on the board, in centipawns from the side to move's point of
+    /// view.
     #[inline]
-    pub fn evaluate(&self, accumulator: &Accumulator, side: Color, kernel: Kernel) -> Score {
+    pub fn evaluate(
+        &self,
+        accumulator: &Accumulator,
+        side: Color,
+        pieces: usize,
+        kernel: Kernel,
+    ) -> Score {
+        let bucket = output_bucket(pieces);
+        let [ours, theirs] = &self.output_weights[bucket];
         let (us, them) = accumulator.views(side);
-        let sum = kernel.screlu_dot(us, &self.output_weights[0])
-            + kernel.screlu_dot(them, &self.output_weights[1]);
-        let output = (i64::from(sum / QA) + i64::from(self.output_bias)) * i64::from(SCALE)
+        let sum = kernel.screlu_dot(us, ours) + kernel.screlu_dot(them, theirs);
+        let output = (i64::from(sum / QA) + i64::from(self.output_bias[bucket])) * i64::from(SCALE)
             / i64::from(QA * QB);
         (output as Score).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
@@ -293,7 +327,12 @@ impl Network {
         use shakmaty::Position;
         let kernel = Kernel::detect();
         let accumulator = Accumulator::refresh(self, pos.board(), kernel);
-        self.evaluate(&accumulator, pos.turn(), kernel)
+        self.evaluate(
+            &accumulator,
+            pos.turn(),
+            pos.board().occupied().count(),
+            kernel,
+        )
     }
 }
 
@@ -404,11 +443,41 @@ mod tests {
     #[test]
     fn oversized_output_weights_are_refused() {
         let mut net = Box::new((*Network::embedded()).clone());
-        net.output_weights[1][5] = MAX_OUTPUT_WEIGHT + 1;
+        net.output_weights[3][1][5] = MAX_OUTPUT_WEIGHT + 1;
         assert_eq!(
             Network::from_bytes(&net.to_bytes()),
             Err(NetworkError::OutputWeight(MAX_OUTPUT_WEIGHT + 1))
         );
+    }
+
+    #[test]
+    fn output_buckets_split_the_piece_counts_evenly() {
+        assert_eq!(output_bucket(2), 0);
+        assert_eq!(output_bucket(5), 0);
+        assert_eq!(output_bucket(6), 1);
+        assert_eq!(output_bucket(29), 6);
+        assert_eq!(output_bucket(30), 7);
+        assert_eq!(output_bucket(32), OUTPUT_BUCKETS - 1);
+        // Positions set up with extra material stay in the last bucket.
+        assert_eq!(output_bucket(40), OUTPUT_BUCKETS - 1);
+    }
+
+    #[test]
+    fn each_bucket_has_its_own_output() {
+        let pos = Chess::default();
+        let base = Network::embedded();
+        let mut other = Box::new((*base).clone());
+        // Only the bucket of positions with 6 to 9 pieces is moved.
+        other.output_bias[1] += 100 * QA * QB / SCALE;
+        assert_eq!(other.evaluate_position(&pos), base.evaluate_position(&pos));
+        let endgame: Chess = "8/4k3/4p3/8/3PK3/8/5N2/6R1 w - - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        // Exact but for the rounding toward zero of the last division.
+        let moved = other.evaluate_position(&endgame) - base.evaluate_position(&endgame);
+        assert!((99..=101).contains(&moved), "moved by {moved}");
     }
 
     #[test]
