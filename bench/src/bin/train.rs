@@ -25,7 +25,7 @@ struct Args {
     #[arg(long, default_value_t = 30)]
     epochs: usize,
     /// Positions per optimiser step.
-    #[arg(long, default_value_t = 16384)]
+    #[arg(long, default_value_t = 2048)]
     batch_size: usize,
     /// Learning rate at the start (it falls along a cosine).
     #[arg(long, default_value_t = 0.001)]
@@ -33,8 +33,10 @@ struct Args {
     /// Learning rate at the end.
     #[arg(long, default_value_t = 0.00001)]
     lr_end: f32,
-    /// Weight of the game result in the target; the rest is the search score's.
-    #[arg(long, default_value_t = 0.5)]
+    /// Weight of the game result in the target; the rest is the search
+    /// score's (every generation so far trained on the score alone: see
+    /// bench/RESULTS.md).
+    #[arg(long, default_value_t = 0.0)]
     wdl: f32,
     /// Share of the positions held out to measure the loss.
     #[arg(long, default_value_t = 0.01)]
