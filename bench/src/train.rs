@@ -457,6 +457,44 @@ pub fn mean_loss(net: &FloatNetwork, records: &[ChessBoard], wdl_weight: f32) ->
     total / records.len() as f64
 }
 
+/// Search scores beyond this many centipawns (won or lost positions, mates)
+/// are left out of [`mean_abs_eval`]: a few of them would outweigh the rest.
+pub const SCALE_SCORE_LIMIT: i32 = 2000;
+
+/// The mean absolute evaluation of `net`, in centipawns, over every
+/// `stride`-th record whose search score is within ±[`SCALE_SCORE_LIMIT`]:
+/// the size of the network's scores, to compare two networks on the same
+/// positions.
+pub fn mean_abs_eval(net: &FloatNetwork, records: &[ChessBoard], stride: usize) -> f64 {
+    let (sum, count) = records
+        .iter()
+        .step_by(stride.max(1))
+        .filter(|r| i32::from(r.score).abs() <= SCALE_SCORE_LIMIT)
+        .map(|r| f64::from(net.forward(&Features::of(r)) * SCALE as f32).abs())
+        .fold((0.0, 0usize), |(sum, count), e| (sum + e, count + 1));
+    if count == 0 { 0.0 } else { sum / count as f64 }
+}
+
+/// Multiplies the output layer of a quantised network (every bucket's
+/// weights and bias) by `factor`, rounding to the nearest integer, so that
+/// every evaluation scales by about `factor` while the first layer, and so
+/// the way positions are told apart, stays the same.
+///
+/// Each generation learns from search scores, which run larger than the
+/// static evaluations of the engine that searched; scaling a new network back
+/// to its predecessor's size keeps the search's margins meaningful (see
+/// `bench/RESULTS.md`).
+pub fn scale_output(net: &mut Network, factor: f64) {
+    for weight in net.output_weights.iter_mut().flatten().flatten() {
+        *weight = (f64::from(*weight) * factor)
+            .round()
+            .clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16;
+    }
+    for bias in net.output_bias.iter_mut() {
+        *bias = (f64::from(*bias) * factor).round() as i32;
+    }
+}
+
 impl Trainer {
     /// A run over `records` from random weights: a shuffled share is held
     /// out, the rest trained on.

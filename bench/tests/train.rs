@@ -1,8 +1,10 @@
 //! The network trainer on a small committed fixture: 4096 positions of
 //! `datagen` self-play (chunk 0 of `datagen --seed 1`, default settings).
 
-use bench::train::{Features, FloatNetwork, Settings, Trainer, load_records};
-use sessa_engine::nnue::{Accumulator, Kernel, SCALE};
+use bench::train::{
+    Features, FloatNetwork, Settings, Trainer, load_records, mean_abs_eval, scale_output,
+};
+use sessa_engine::nnue::{Accumulator, Kernel, Network, SCALE};
 use shakmaty::{Board, Color, Piece, Role, Square};
 use std::path::PathBuf;
 
@@ -121,4 +123,44 @@ fn a_random_network_is_not_all_zero() {
     let net = FloatNetwork::random(1);
     assert!(net.params.iter().any(|&w| w != 0.0));
     assert_eq!(net, FloatNetwork::random(1));
+}
+
+#[test]
+fn scaling_the_output_scales_every_evaluation() {
+    let records = fixture();
+    let mut trainer = Trainer::new(records.clone(), settings(2));
+    trainer.epoch();
+    let net = trainer.net.quantise();
+
+    let mut unchanged = net.clone();
+    scale_output(&mut unchanged, 1.0);
+    assert_eq!(unchanged.to_bytes(), net.to_bytes());
+
+    // Doubling is exact on the integers, so every evaluation doubles but for
+    // the engine's truncating divisions.
+    let mut doubled = net.clone();
+    scale_output(&mut doubled, 2.0);
+    assert_eq!(doubled.feature_weights, net.feature_weights);
+    assert_eq!(doubled.feature_bias, net.feature_bias);
+    let kernel = Kernel::detect();
+    let mut nonzero = 0;
+    for record in records.iter().step_by(8) {
+        let board = board_of(record);
+        let pieces = board.occupied().count();
+        let evaluate = |net: &Network| {
+            let accumulator = Accumulator::refresh(net, &board, kernel);
+            net.evaluate(&accumulator, Color::White, pieces, kernel)
+        };
+        let (single, double) = (evaluate(&net), evaluate(&doubled));
+        assert!(
+            (double - 2 * single).abs() <= 2,
+            "{single} cp doubled is {double} cp"
+        );
+        nonzero += usize::from(single != 0);
+    }
+    assert!(nonzero > 100, "the evaluations are not all zero");
+
+    let ratio = mean_abs_eval(&FloatNetwork::from_quantised(&doubled), &records, 1)
+        / mean_abs_eval(&FloatNetwork::from_quantised(&net), &records, 1);
+    assert!((ratio - 2.0).abs() < 1e-3, "scale ratio {ratio}");
 }
