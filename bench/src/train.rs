@@ -57,6 +57,18 @@ impl Features {
     /// which is the engine's White view of a position with White to move:
     /// the engine's own feature indices apply, so the two cannot disagree.
     pub fn of(record: &ChessBoard) -> Features {
+        Features::read(record, false)
+    }
+
+    /// The inputs of a record's mirror image, files a and h swapped. The
+    /// records hold no castling rights, so to the network a position and its
+    /// mirror image are equally likely and worth the same: the mirror image
+    /// is a second training position for free.
+    pub fn mirrored(record: &ChessBoard) -> Features {
+        Features::read(record, true)
+    }
+
+    fn read(record: &ChessBoard, mirror: bool) -> Features {
         let mut features = Features {
             us: [0; MAX_FEATURES],
             them: [0; MAX_FEATURES],
@@ -75,7 +87,7 @@ impl Features {
                 },
                 role: Role::ALL[usize::from(piece & 7)],
             };
-            let square = Square::new(u32::from(square));
+            let square = Square::new(u32::from(if mirror { square ^ 7 } else { square }));
             features.us[features.count] = feature_index(Color::White, piece, square) as u16;
             features.them[features.count] = feature_index(Color::Black, piece, square) as u16;
             features.count += 1;
@@ -409,6 +421,10 @@ pub struct Settings {
     /// Decoupled weight decay (0: none): every parameter shrinks by
     /// `lr · weight_decay` of itself at each step.
     pub weight_decay: f32,
+    /// Train on each position's mirror image (files a and h swapped) in
+    /// every other epoch, alternating record by record, instead of on the
+    /// position itself: twice the positions at the same cost per epoch.
+    pub mirror: bool,
 }
 
 /// The loss after one epoch.
@@ -561,6 +577,8 @@ impl Trainer {
             let net = &self.net;
             let train = &self.train;
             let wdl_weight = self.settings.wdl_weight;
+            let mirror = self.settings.mirror;
+            let epoch_parity = self.epochs_done as u32 & 1;
             let (mut gradient, loss) = batch
                 .par_chunks(batch.len().div_ceil(threads))
                 .map(|part| {
@@ -568,7 +586,11 @@ impl Trainer {
                     let mut loss = 0.0f64;
                     for &index in part {
                         let record = &train[index as usize];
-                        let features = Features::of(record);
+                        let features = if mirror && (index & 1) == epoch_parity {
+                            Features::mirrored(record)
+                        } else {
+                            Features::of(record)
+                        };
                         loss += f64::from(net.backward(
                             &features,
                             target(record, wdl_weight),

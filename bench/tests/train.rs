@@ -25,6 +25,7 @@ fn settings(epochs: usize) -> Settings {
         held_out: 0.25,
         seed: 7,
         weight_decay: 0.0,
+        mirror: false,
     }
 }
 
@@ -163,4 +164,61 @@ fn scaling_the_output_scales_every_evaluation() {
     let ratio = mean_abs_eval(&FloatNetwork::from_quantised(&doubled), &records, 1)
         / mean_abs_eval(&FloatNetwork::from_quantised(&net), &records, 1);
     assert!((ratio - 2.0).abs() < 1e-3, "scale ratio {ratio}");
+}
+
+/// A record's mirror image (files a and h swapped), built square by square.
+fn mirror_record(record: &bulletformat::ChessBoard) -> bulletformat::ChessBoard {
+    let mut bitboards = [0u64; 8];
+    for (piece, square) in *record {
+        let bit = 1u64 << (square ^ 7);
+        bitboards[usize::from(piece >> 3)] |= bit;
+        bitboards[2 + usize::from(piece & 7)] |= bit;
+    }
+    bulletformat::ChessBoard::from_raw(bitboards, 0, record.score, f32::from(record.result) / 2.0)
+        .expect("a mirrored record is a valid record")
+}
+
+/// Mean difference in centipawns between the evaluations of the records and
+/// of their mirror images.
+fn mirror_asymmetry(net: &FloatNetwork, records: &[bulletformat::ChessBoard]) -> f32 {
+    let total: f32 = records
+        .iter()
+        .map(|r| {
+            (net.forward(&Features::of(r)) - net.forward(&Features::of(&mirror_record(r)))).abs()
+        })
+        .sum();
+    total * SCALE as f32 / records.len() as f32
+}
+
+#[test]
+fn training_on_mirror_images_makes_the_network_file_symmetric() {
+    let records = fixture();
+    let trained = |mirror: bool| {
+        let mut trainer = Trainer::new(
+            records.clone(),
+            Settings {
+                mirror,
+                ..settings(4)
+            },
+        );
+        for _ in 0..4 {
+            trainer.epoch();
+        }
+        trainer.net
+    };
+    let plain_net = trained(false);
+    for record in records.iter().step_by(16) {
+        let direct = plain_net.forward(&Features::mirrored(record));
+        let rebuilt = plain_net.forward(&Features::of(&mirror_record(record)));
+        assert!(
+            (direct - rebuilt).abs() < 1e-5,
+            "{direct} against {rebuilt}"
+        );
+    }
+    let plain = mirror_asymmetry(&plain_net, &records);
+    let mirrored = mirror_asymmetry(&trained(true), &records);
+    assert!(
+        mirrored < 0.7 * plain,
+        "asymmetry {mirrored} cp with mirror images, {plain} cp without"
+    );
 }

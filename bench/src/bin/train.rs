@@ -50,6 +50,10 @@ struct Args {
     /// Decoupled weight decay (AdamW).
     #[arg(long, default_value_t = 0.0)]
     weight_decay: f32,
+    /// Train on the mirror image (files a and h swapped) of every other
+    /// position in each epoch, the other half the next epoch.
+    #[arg(long)]
+    mirror: bool,
     /// Start from this network's weights instead of random ones (for
     /// example the previous generation's), rather than from scratch.
     #[arg(long)]
@@ -89,6 +93,7 @@ fn run(args: &Args) -> Result<(), String> {
         held_out: args.held_out,
         seed: args.seed,
         weight_decay: args.weight_decay,
+        mirror: args.mirror,
     };
     let mut trainer = Trainer::new(records, settings);
     if let Some(path) = &args.from {
