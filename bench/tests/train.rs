@@ -84,6 +84,13 @@ fn board_of(record: &bulletformat::ChessBoard) -> Board {
     board
 }
 
+/// The engine's integer evaluation of a board (side to move White), from a
+/// fresh accumulator.
+fn engine_evaluation(net: &Network, board: &Board, kernel: Kernel) -> i32 {
+    let accumulator = Accumulator::refresh(net, board, kernel);
+    net.evaluate(&accumulator, Color::White, board.occupied().count(), kernel)
+}
+
 #[test]
 fn the_quantised_network_agrees_with_the_float_one() {
     let records = fixture();
@@ -99,9 +106,7 @@ fn the_quantised_network_agrees_with_the_float_one() {
     for record in records.iter().step_by(8) {
         let features = Features::of(record);
         let board = board_of(record);
-        let accumulator = Accumulator::refresh(&quantised, &board, kernel);
-        let engine =
-            quantised.evaluate(&accumulator, Color::White, board.occupied().count(), kernel) as f32;
+        let engine = engine_evaluation(&quantised, &board, kernel) as f32;
         // With the very same (rounded) weights, the engine's integers differ
         // from floats only by its two truncating divisions.
         let exact = dequantised.forward(&features) * SCALE as f32;
@@ -147,12 +152,10 @@ fn scaling_the_output_scales_every_evaluation() {
     let mut nonzero = 0;
     for record in records.iter().step_by(8) {
         let board = board_of(record);
-        let pieces = board.occupied().count();
-        let evaluate = |net: &Network| {
-            let accumulator = Accumulator::refresh(net, &board, kernel);
-            net.evaluate(&accumulator, Color::White, pieces, kernel)
-        };
-        let (single, double) = (evaluate(&net), evaluate(&doubled));
+        let (single, double) = (
+            engine_evaluation(&net, &board, kernel),
+            engine_evaluation(&doubled, &board, kernel),
+        );
         assert!(
             (double - 2 * single).abs() <= 2,
             "{single} cp doubled is {double} cp"
