@@ -11,7 +11,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{
     Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position, PositionError,
-    PositionErrorKinds, Square,
+    PositionErrorKinds, Square, attacks,
 };
 use std::fmt;
 
@@ -329,6 +329,43 @@ impl Board {
         self.pos.is_check()
     }
 
+    /// Whether the legal move `m` checks the opponent's king, directly or by
+    /// uncovering a slider. Found from bitboards for ordinary moves, so that
+    /// the search can keep checking moves out of its pruning cheaply; the
+    /// rare others (castling, en passant) are played on a copy.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let board = self.pos.board();
+        let us = self.pos.turn();
+        let Some(king) = board.king_of(!us) else {
+            return false;
+        };
+        match m {
+            Move::Normal {
+                role,
+                from,
+                to,
+                promotion,
+                ..
+            } => {
+                let role = promotion.unwrap_or(role);
+                let occupied = (board.occupied() ^ from) | to;
+                if attacks::attacks(to, role.of(us), occupied).contains(king) {
+                    return true;
+                }
+                let ours = board.by_color(us) ^ from;
+                let diagonal = ours & (board.bishops() | board.queens());
+                let straight = ours & (board.rooks() | board.queens());
+                (attacks::bishop_attacks(king, occupied) & diagonal).any()
+                    || (attacks::rook_attacks(king, occupied) & straight).any()
+            }
+            _ => {
+                let mut pos = self.pos.clone();
+                pos.play_unchecked(m);
+                pos.is_check()
+            }
+        }
+    }
+
     /// How many pieces are on the board, kings included.
     pub fn pieces(&self) -> usize {
         self.pos.board().occupied().count()
@@ -500,6 +537,65 @@ mod tests {
             board.unmake();
             assert_eq!(board.key(), before);
         }
+    }
+
+    /// Every legal move of random games from positions rich in checks,
+    /// discovered checks, promotions, castling and en passant: `gives_check`
+    /// says what playing the move and looking says.
+    #[test]
+    fn gives_check_agrees_with_playing_the_move() {
+        let starts = [
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "1rqbkrbn/1ppppp1p/1n6/p1N3p1/8/2P4P/PP1PPPP1/1RQBKRBN w FBfb - 0 9",
+                CastlingMode::Chess960,
+            ),
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let (mut checks, mut moves_seen) = (0, 0);
+        for (fen, mode) in starts {
+            for _ in 0..20 {
+                let mut board =
+                    Board::from_position(fen.parse::<Fen>().unwrap().into_position(mode).unwrap());
+                for _ in 0..80 {
+                    let moves = board.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &m in &moves {
+                        let mut played = board.position().clone();
+                        played.play_unchecked(m);
+                        assert_eq!(
+                            board.gives_check(m),
+                            played.is_check(),
+                            "{m} in {}",
+                            board.fen()
+                        );
+                        checks += usize::from(played.is_check());
+                        moves_seen += 1;
+                    }
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    board.make(moves[(state % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(
+            checks > 1000 && moves_seen > 100_000,
+            "{checks} checks in {moves_seen} moves"
+        );
     }
 
     #[test]

@@ -929,24 +929,20 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let quiet = !is_tactical(m);
-            if quiet && skip_quiets {
-                continue;
-            }
             // Shallow pruning, once a line that does not lose to mate is known.
             if best_score > -TB_WIN_BOUND {
                 if quiet {
-                    if !pv_node
-                        && depth <= LMP_MAX_DEPTH
-                        && quiet_count >= lmp_threshold(depth, improving)
-                    {
-                        skip_quiets = true;
-                        continue;
-                    }
-                    if !in_check
-                        && depth <= FUTILITY_MAX_DEPTH
-                        && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
-                    {
-                        skip_quiets = true;
+                    // Late-move and futility pruning skip the remaining quiet
+                    // moves, but not those that give check: a quiet check
+                    // can mate, which no margin foresees.
+                    skip_quiets = skip_quiets
+                        || (!pv_node
+                            && depth <= LMP_MAX_DEPTH
+                            && quiet_count >= lmp_threshold(depth, improving))
+                        || (!in_check
+                            && depth <= FUTILITY_MAX_DEPTH
+                            && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha);
+                    if skip_quiets && !self.board.gives_check(m) {
                         continue;
                     }
                     if depth <= SEE_PRUNE_MAX_DEPTH
