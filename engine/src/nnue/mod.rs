@@ -71,8 +71,8 @@ pub const FILE_BYTES: usize = HEADER_BYTES
     + 8;
 
 /// The network shipped inside the binary.
-pub const EMBEDDED_NAME: &str = "sessa-878e244bf81d.nnue";
-static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/sessa-878e244bf81d.nnue");
+pub const EMBEDDED_NAME: &str = "sessa-ca9455deb888.nnue";
+static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/sessa-ca9455deb888.nnue");
 static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
     Arc::from(Network::from_bytes(EMBEDDED_BYTES).expect("the embedded network is valid"))
 });
