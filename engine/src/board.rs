@@ -521,6 +521,7 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::strength::ChoiceRng;
 
     #[test]
     fn start_key_is_polyglot() {
@@ -562,7 +563,7 @@ mod tests {
                 CastlingMode::Chess960,
             ),
         ];
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut rng = ChoiceRng::new(7);
         let (mut checks, mut moves_seen) = (0, 0);
         for (fen, mode) in starts {
             for _ in 0..20 {
@@ -585,10 +586,7 @@ mod tests {
                         checks += usize::from(played.is_check());
                         moves_seen += 1;
                     }
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    board.make(moves[(state % moves.len() as u64) as usize]);
+                    board.make(moves[(rng.next_unit() * moves.len() as f64) as usize]);
                 }
             }
         }
