@@ -6,7 +6,7 @@ use bench::bench_boards;
 use criterion::{Criterion, criterion_group, criterion_main};
 use sessa_engine::Board;
 use sessa_engine::nnue::{Accumulator, AccumulatorStack, Kernel, Network};
-use sessa_engine::search::{SearchParams, SharedState, Worker};
+use sessa_engine::search::{SearchSetup, SharedState, Worker};
 use sessa_engine::tables::ThreadTables;
 use sessa_engine::tt::TranspositionTable;
 use shakmaty::Position;
@@ -99,7 +99,7 @@ fn search_each(boards: &[Board], tt: &TranspositionTable, depth: u32) -> u64 {
             tt,
             &shared,
             &mut tables,
-            SearchParams::depth(depth),
+            SearchSetup::depth(depth),
             None,
         );
         nodes += worker.search().nodes;

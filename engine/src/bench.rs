@@ -2,8 +2,9 @@
 //! node count is the signature of the search (same binary, same count).
 
 use crate::board::Board;
-use crate::search::{Limits, SearchEvent};
-use crate::threads::Engine;
+use crate::engine::Engine;
+use crate::report::SearchEvent;
+use crate::time::Limits;
 use crossbeam::channel::unbounded;
 use shakmaty::CastlingMode;
 use std::time::{Duration, Instant};

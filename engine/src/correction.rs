@@ -9,6 +9,7 @@
 //! then prunes and reduces on better estimates; the evaluation itself and the
 //! transposition table keep the uncorrected values.
 
+use crate::params::{correction_max, correction_max_error, correction_max_weight};
 use crate::score::Score;
 use shakmaty::{Chess, Color, Position};
 
@@ -16,13 +17,8 @@ use shakmaty::{Chess, Color, Position};
 const ENTRIES: usize = 1 << 14;
 /// Entries hold centipawns times this, so small steps are not lost.
 const GRAIN: i32 = 256;
-/// The largest shift of an evaluation, in centipawns.
-const MAX_CORRECTION: Score = 48;
-/// Errors beyond this many centipawns count as this many.
-const MAX_ERROR: Score = 400;
-/// A sample's weight is its depth plus one, at most this, out of `WEIGHT_TOTAL`.
-const MAX_WEIGHT: i32 = 16;
-/// The denominator of sample weights.
+/// The denominator of sample weights; a sample's weight is its depth plus
+/// one, at most [`correction_max_weight`].
 const WEIGHT_TOTAL: i32 = 256;
 
 /// Average evaluation errors by side to move and pawn structure.
@@ -69,11 +65,13 @@ impl CorrectionHistory {
     /// Deeper searches weigh more.
     pub fn update(&mut self, pos: &Chess, depth: i32, error: Score) {
         let (side, index) = slot(pos);
-        let weight = (depth + 1).clamp(1, MAX_WEIGHT);
+        let weight = (depth + 1).clamp(1, correction_max_weight());
         let entry = &mut self.table[side][index];
-        let target = error.clamp(-MAX_ERROR, MAX_ERROR) * GRAIN;
+        let max_error = correction_max_error();
+        let target = error.clamp(-max_error, max_error) * GRAIN;
         let blended = (*entry * (WEIGHT_TOTAL - weight) + target * weight) / WEIGHT_TOTAL;
-        *entry = blended.clamp(-MAX_CORRECTION * GRAIN, MAX_CORRECTION * GRAIN);
+        let max = correction_max() * GRAIN;
+        *entry = blended.clamp(-max, max);
     }
 }
 
@@ -109,7 +107,7 @@ mod tests {
         for _ in 0..200 {
             table.update(&pos, 10, -2_000);
         }
-        assert_eq!(table.correct(&pos, 0), -MAX_CORRECTION);
+        assert_eq!(table.correct(&pos, 0), -correction_max());
     }
 
     #[test]

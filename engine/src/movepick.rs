@@ -1,4 +1,4 @@
-//! Move ordering and the tables it learns from.
+//! Move ordering (the histories it learns from are in [`crate::history`]).
 //!
 //! The [`MovePicker`] hands out the moves of a node in stages, so that the
 //! work of ordering a stage is only done when the search gets that far:
@@ -9,187 +9,13 @@
 //! continuation history one and two plies back; and last the losing
 //! captures. Every legal move is handed out exactly once.
 
+use crate::history::{CaptureHistory, QuietContext};
+use crate::params::{capture_history_divisor, capture_victim_weight};
 use crate::see::{see_ge, value};
-use crate::tt::pack_move;
-use shakmaty::{Chess, Color, Move, MoveList, Piece, Role, Square};
-
-/// History scores stay within this bound.
-pub const HISTORY_MAX: i32 = 16_384;
+use shakmaty::{Chess, Color, Move, MoveList, Role};
 
 /// Two quiet moves per ply that recently caused a beta cutoff.
 pub type Killers = [Option<Move>; 2];
-
-/// A piece and the square it moved to: what continuation histories and
-/// counter-moves are indexed by. `None` after a null move.
-pub type MovedPiece = Option<(Piece, Square)>;
-
-/// What continuation histories and counter-moves record of move `m` by `side`.
-pub fn moved_piece(side: Color, m: Move) -> MovedPiece {
-    Some((m.role().of(side), m.to()))
-}
-
-/// Moves `entry` toward `bonus` with saturation at [`HISTORY_MAX`]: a
-/// positive bonus rewards, a negative one punishes.
-fn apply(entry: &mut i16, bonus: i32) {
-    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-    let current = i32::from(*entry);
-    *entry = (current + bonus - current * bonus.abs() / HISTORY_MAX) as i16;
-}
-
-fn piece_index(piece: Piece) -> usize {
-    (piece.role as usize - 1) * 2 + piece.color as usize
-}
-
-fn from_to(m: Move) -> usize {
-    pack_move(m) as usize & 0xfff
-}
-
-/// Butterfly history: how often a quiet move (by side, from, to) caused a cutoff.
-pub struct History {
-    table: Box<[[i16; 64 * 64]; 2]>,
-}
-
-impl Default for History {
-    fn default() -> Self {
-        History {
-            table: Box::new([[0; 64 * 64]; 2]),
-        }
-    }
-}
-
-impl History {
-    /// The score of a quiet move for `side`.
-    pub fn get(&self, side: Color, m: Move) -> i32 {
-        i32::from(self.table[side as usize][from_to(m)])
-    }
-
-    /// Rewards (positive `bonus`) or punishes a quiet move of `side`.
-    pub fn update(&mut self, side: Color, m: Move, bonus: i32) {
-        apply(&mut self.table[side as usize][from_to(m)], bonus);
-    }
-}
-
-/// Capture history: how often a capture (by piece, target square and
-/// captured role) caused a cutoff.
-pub struct CaptureHistory {
-    table: Box<[[[i16; 6]; 64]; 12]>,
-}
-
-impl Default for CaptureHistory {
-    fn default() -> Self {
-        CaptureHistory {
-            table: Box::new([[[0; 6]; 64]; 12]),
-        }
-    }
-}
-
-fn capture_index(side: Color, m: Move) -> (usize, usize, usize) {
-    let captured = m.capture().map_or(0, |r| r as usize - 1);
-    (piece_index(m.role().of(side)), m.to() as usize, captured)
-}
-
-impl CaptureHistory {
-    /// The score of a capture (or promotion) by `side`.
-    pub fn get(&self, side: Color, m: Move) -> i32 {
-        let (p, to, captured) = capture_index(side, m);
-        i32::from(self.table[p][to][captured])
-    }
-
-    /// Rewards or punishes a capture of `side`.
-    pub fn update(&mut self, side: Color, m: Move, bonus: i32) {
-        let (p, to, captured) = capture_index(side, m);
-        apply(&mut self.table[p][to][captured], bonus);
-    }
-}
-
-/// Continuation history: how good a quiet move is right after a given
-/// earlier move (piece and target square), whoever played it.
-pub struct ContinuationHistory {
-    table: Box<[[[[i16; 64]; 12]; 64]; 12]>,
-}
-
-impl Default for ContinuationHistory {
-    fn default() -> Self {
-        // 1.2 MB: allocate on the heap directly, zeroed.
-        let table = vec![[[[0i16; 64]; 12]; 64]; 12]
-            .into_boxed_slice()
-            .try_into()
-            .unwrap_or_else(|_| unreachable!("the vector has 12 entries"));
-        ContinuationHistory { table }
-    }
-}
-
-impl ContinuationHistory {
-    /// The score of `m` by `side` after the earlier move `before`.
-    pub fn get(&self, before: MovedPiece, side: Color, m: Move) -> i32 {
-        before.map_or(0, |(piece, sq)| {
-            i32::from(
-                self.table[piece_index(piece)][sq as usize][piece_index(m.role().of(side))]
-                    [m.to() as usize],
-            )
-        })
-    }
-
-    /// Rewards or punishes `m` by `side` after `before`.
-    pub fn update(&mut self, before: MovedPiece, side: Color, m: Move, bonus: i32) {
-        if let Some((piece, sq)) = before {
-            apply(
-                &mut self.table[piece_index(piece)][sq as usize][piece_index(m.role().of(side))]
-                    [m.to() as usize],
-                bonus,
-            );
-        }
-    }
-}
-
-/// The quiet reply that last refuted each move (by piece and target square).
-pub struct CounterMoves {
-    table: Box<[[Option<Move>; 64]; 12]>,
-}
-
-impl Default for CounterMoves {
-    fn default() -> Self {
-        CounterMoves {
-            table: Box::new([[None; 64]; 12]),
-        }
-    }
-}
-
-impl CounterMoves {
-    /// The counter-move to `before`, if one is known.
-    pub fn get(&self, before: MovedPiece) -> Option<Move> {
-        before.and_then(|(piece, sq)| self.table[piece_index(piece)][sq as usize])
-    }
-
-    /// Records `reply` as the counter-move to `before`.
-    pub fn set(&mut self, before: MovedPiece, reply: Move) {
-        if let Some((piece, sq)) = before {
-            self.table[piece_index(piece)][sq as usize] = Some(reply);
-        }
-    }
-}
-
-/// Every table the ordering of quiet moves reads, for one node.
-#[derive(Clone, Copy)]
-pub struct QuietContext<'a> {
-    /// Butterfly history.
-    pub history: &'a History,
-    /// Continuation history.
-    pub continuation: &'a ContinuationHistory,
-    /// The move made one ply before this node.
-    pub previous: MovedPiece,
-    /// The move made two plies before this node.
-    pub previous2: MovedPiece,
-}
-
-impl QuietContext<'_> {
-    /// The combined history score of a quiet move of `side`.
-    pub fn score(&self, side: Color, m: Move) -> i32 {
-        self.history.get(side, m)
-            + self.continuation.get(self.previous, side, m)
-            + self.continuation.get(self.previous2, side, m)
-    }
-}
 
 /// Whether a move changes material: a capture (en passant included) or a promotion.
 pub fn is_tactical(m: Move) -> bool {
@@ -198,13 +24,6 @@ pub fn is_tactical(m: Move) -> bool {
 
 fn role_rank(role: Role) -> i32 {
     role as i32
-}
-
-/// MVV-LVA order of a capture or promotion: higher is searched earlier.
-pub fn tactical_score(m: Move) -> i32 {
-    let victim = m.capture().map_or(0, role_rank);
-    let promotion = m.promotion().map_or(0, role_rank);
-    (victim + promotion) * 8 - role_rank(m.role())
 }
 
 /// The stages of a [`MovePicker`], in order.
@@ -342,8 +161,9 @@ impl MovePicker {
                             self.moves.swap(end, i);
                             let victim =
                                 m.capture().map_or(0, value) + m.promotion().map_or(0, value);
-                            self.scores[end] =
-                                victim * 16 + captures.get(self.side, m) / 16 - role_rank(m.role());
+                            self.scores[end] = victim * capture_victim_weight()
+                                + captures.get(self.side, m) / capture_history_divisor()
+                                - role_rank(m.role());
                             end += 1;
                         }
                     }
@@ -431,6 +251,7 @@ impl MovePicker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::history::{ContinuationHistory, History};
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Position};
 
@@ -560,25 +381,5 @@ mod tests {
         // Good captures: most valuable victim first.
         let victims: Vec<i32> = good.iter().map(|m| m.capture().map_or(0, value)).collect();
         assert!(victims.windows(2).all(|w| w[0] >= w[1]), "{victims:?}");
-    }
-
-    #[test]
-    fn histories_saturate() {
-        let mut history = History::default();
-        let m = Chess::default().legal_moves()[0];
-        for _ in 0..1000 {
-            history.update(Color::White, m, 400);
-        }
-        assert!(history.get(Color::White, m) <= HISTORY_MAX);
-        assert!(history.get(Color::White, m) > HISTORY_MAX / 2);
-        assert_eq!(history.get(Color::Black, m), 0);
-        let mut continuation = ContinuationHistory::default();
-        let before = Some((Color::Black.knight(), Square::F6));
-        for _ in 0..1000 {
-            continuation.update(before, Color::White, m, -400);
-        }
-        assert!(continuation.get(before, Color::White, m) >= -HISTORY_MAX);
-        assert!(continuation.get(before, Color::White, m) < -HISTORY_MAX / 2);
-        assert_eq!(continuation.get(None, Color::White, m), 0);
     }
 }

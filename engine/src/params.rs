@@ -1,98 +1,283 @@
-//! Every constant that shapes the search, in one place, so that they can be
-//! tuned (for example by SPSA) without touching the search code.
+//! Every constant that shapes the search, in one table, so that a tuner (for
+//! example SPSA) can read and change them without touching the search code.
+//!
+//! Each tunable has a value, a range and a step (the size of change a tuner
+//! should try first) and is read through a function of its name. An ordinary
+//! build compiles each function to its constant. A build with the `tune`
+//! feature keeps the values in atomics that [`set_tunable`] changes, so that
+//! the `sessa` binary can offer every tunable as a UCI option for a tuning
+//! run; the table [`TUNABLES`] lists them with their defaults and ranges.
+//!
+//! Fractions are written as integers in hundredths (`_percent`), so that all
+//! tunables are integers, as tuners and UCI spin options expect.
 
-use crate::score::Score;
-use std::sync::LazyLock;
+/// A search constant a tuner may change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tunable {
+    /// Its name, as the function that reads it and as a UCI option.
+    pub name: &'static str,
+    /// The value an ordinary build uses.
+    pub value: i32,
+    /// The smallest value worth trying.
+    pub min: i32,
+    /// The largest value worth trying.
+    pub max: i32,
+    /// The size of a first change a tuner should try.
+    pub step: i32,
+}
 
-/// Half-width of the first aspiration window, in centipawns.
-pub const ASPIRATION_WINDOW: Score = 25;
-/// Depth from which iterations start with an aspiration window.
-pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+/// Defines each tunable's reading function, the table of all of them and,
+/// in a `tune` build, their changeable values.
+macro_rules! tunables {
+    ($($(#[doc = $doc:literal])* $name:ident = $value:literal, $min:literal..=$max:literal, step $step:literal;)*) => {
+        $(
+            $(#[doc = $doc])*
+            #[inline(always)]
+            pub fn $name() -> i32 {
+                #[cfg(not(feature = "tune"))]
+                {
+                    $value
+                }
+                #[cfg(feature = "tune")]
+                {
+                    tuned::$name.load(std::sync::atomic::Ordering::Relaxed)
+                }
+            }
+        )*
 
-/// Deepest node at which reverse futility pruning applies.
-pub const RFP_MAX_DEPTH: i32 = 8;
-/// Reverse futility margin per ply of depth.
-pub const RFP_MARGIN: Score = 80;
+        /// Every tunable with its default, range and step, in the order of this file.
+        pub const TUNABLES: &[Tunable] = &[$(Tunable {
+            name: stringify!($name),
+            value: $value,
+            min: $min,
+            max: $max,
+            step: $step,
+        },)*];
 
-/// Deepest node at which razoring applies.
-pub const RAZOR_MAX_DEPTH: i32 = 3;
-/// Razoring margin per ply of depth.
-pub const RAZOR_MARGIN: Score = 250;
+        /// The changeable values of a tuning build.
+        #[cfg(feature = "tune")]
+        #[allow(non_upper_case_globals)]
+        mod tuned {
+            use std::sync::atomic::AtomicI32;
+            $(pub static $name: AtomicI32 = AtomicI32::new($value);)*
+        }
 
-/// Shallowest node at which the null move is tried.
-pub const NMP_MIN_DEPTH: i32 = 3;
-/// Base null-move reduction.
-pub const NMP_BASE_REDUCTION: i32 = 3;
-/// The null-move reduction grows by one ply per this many plies of depth.
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
-/// ...and by one ply per this many centipawns the static eval exceeds beta (at most 3).
-pub const NMP_EVAL_DIVISOR: Score = 200;
-/// From this depth a null-move cutoff is verified by a reduced normal search.
-pub const NMP_VERIFY_DEPTH: i32 = 12;
+        /// Sets the tunable `name` (a tuning build only), from the next node searched on.
+        #[cfg(feature = "tune")]
+        pub fn set_tunable(name: &str, value: i32) -> Result<(), TunableError> {
+            let tunable = TUNABLES
+                .iter()
+                .find(|t| t.name.eq_ignore_ascii_case(name))
+                .ok_or_else(|| TunableError::Unknown(name.to_string()))?;
+            if !(tunable.min..=tunable.max).contains(&value) {
+                return Err(TunableError::OutOfRange(*tunable, value));
+            }
+            let cell = match tunable.name {
+                $(stringify!($name) => &tuned::$name,)*
+                _ => unreachable!("every name of the table has a value"),
+            };
+            cell.store(value, std::sync::atomic::Ordering::Relaxed);
+            Ok(())
+        }
+    };
+}
 
-/// Deepest node at which late quiet moves are skipped.
-pub const LMP_MAX_DEPTH: i32 = 8;
-/// Late-move pruning: quiet moves searched before the rest are skipped is
-/// `(LMP_BASE + depth²) / (2 - improving)`.
-pub const LMP_BASE: i32 = 3;
+/// Why [`set_tunable`] refused a value.
+#[cfg(feature = "tune")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TunableError {
+    /// No tunable has that name.
+    Unknown(String),
+    /// The value is outside the tunable's range.
+    OutOfRange(Tunable, i32),
+}
 
-/// Deepest node at which futility pruning of quiet moves applies.
-pub const FUTILITY_MAX_DEPTH: i32 = 6;
-/// Futility margin: base.
-pub const FUTILITY_BASE: Score = 90;
-/// Futility margin: per ply of depth.
-pub const FUTILITY_MARGIN: Score = 90;
+#[cfg(feature = "tune")]
+impl std::fmt::Display for TunableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TunableError::Unknown(name) => write!(f, "no tunable is named {name}"),
+            TunableError::OutOfRange(t, value) => {
+                write!(
+                    f,
+                    "{} must be in {}..={}, not {value}",
+                    t.name, t.min, t.max
+                )
+            }
+        }
+    }
+}
 
-/// Deepest node at which moves losing material by SEE are skipped.
-pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
-/// Quiet moves losing more than this per ply of depth are skipped.
-pub const SEE_QUIET_MARGIN: Score = 60;
-/// Captures losing more than this per ply of depth squared are skipped.
-pub const SEE_CAPTURE_MARGIN: Score = 20;
+tunables! {
+    /// Half-width of the first aspiration window, in centipawns.
+    aspiration_window = 25, 8..=60, step 3;
+    /// Depth from which iterations start with an aspiration window.
+    aspiration_min_depth = 4, 2..=8, step 1;
+    /// A failed aspiration window grows by this share of its width, in percent.
+    aspiration_growth_percent = 50, 20..=150, step 10;
+    /// Once the window's half-width passes this, the search takes the full window.
+    aspiration_full_window = 1000, 300..=3000, step 100;
 
-/// Shallowest node without a TT move that is searched one ply shallower
-/// (internal iterative reduction).
-pub const IIR_MIN_DEPTH: i32 = 4;
+    /// Deepest node at which reverse futility pruning applies.
+    rfp_max_depth = 8, 4..=12, step 1;
+    /// Reverse futility margin per ply of depth.
+    rfp_margin = 80, 40..=150, step 8;
 
-/// Shallowest node at which late moves are reduced.
-pub const LMR_MIN_DEPTH: i32 = 3;
-/// Late-move reduction table: base.
-pub const LMR_BASE: f64 = 0.75;
-/// Late-move reduction table: divisor of `ln(depth) * ln(move number)`.
-pub const LMR_DIVISOR: f64 = 2.25;
-/// Shallowest node at which the TT move is tested for being singular.
-pub const SE_MIN_DEPTH: i32 = 8;
-/// The TT entry must come from a search at most this much shallower than the node.
-pub const SE_TT_DEPTH_MARGIN: i32 = 3;
-/// The other moves must stay this far per ply of depth below the TT score.
-pub const SE_MARGIN_PER_DEPTH: Score = 2;
+    /// Deepest node at which razoring applies.
+    razor_max_depth = 3, 1..=6, step 1;
+    /// Razoring margin per ply of depth.
+    razor_margin = 250, 100..=500, step 20;
 
-/// Combined history score (butterfly plus two continuation histories) worth one ply of reduction.
-pub const LMR_HISTORY_DIVISOR: i32 = 16384;
+    /// Shallowest node at which the null move is tried.
+    nmp_min_depth = 3, 1..=6, step 1;
+    /// Base null-move reduction.
+    nmp_base_reduction = 3, 2..=5, step 1;
+    /// The null-move reduction grows by one ply per this many plies of depth.
+    nmp_depth_divisor = 4, 2..=8, step 1;
+    /// ...and by one ply per this many centipawns the static eval exceeds beta...
+    nmp_eval_divisor = 200, 80..=400, step 20;
+    /// ...by at most this many plies.
+    nmp_eval_reduction_max = 3, 1..=6, step 1;
+    /// From this depth a null-move cutoff is verified by a reduced normal search.
+    nmp_verify_depth = 12, 6..=20, step 1;
 
-/// Quiescence delta pruning margin: a capture that cannot lift the score to
-/// alpha even with this much extra is skipped.
-pub const DELTA_MARGIN: Score = 200;
+    /// Deepest node at which late quiet moves are skipped.
+    lmp_max_depth = 8, 4..=12, step 1;
+    /// Late-move pruning: quiet moves searched before the rest are skipped is
+    /// `(lmp_base + depth²) / (2 - improving)`.
+    lmp_base = 3, 0..=8, step 1;
+
+    /// Deepest node at which futility pruning of quiet moves applies.
+    futility_max_depth = 6, 3..=10, step 1;
+    /// Futility margin: base.
+    futility_base = 90, 30..=200, step 10;
+    /// Futility margin: per ply of depth.
+    futility_margin = 90, 40..=200, step 10;
+
+    /// Deepest node at which moves losing material by SEE are skipped.
+    see_prune_max_depth = 8, 4..=12, step 1;
+    /// Quiet moves losing more than this per ply of depth are skipped.
+    see_quiet_margin = 60, 20..=120, step 6;
+    /// Captures losing more than this per ply of depth squared are skipped.
+    see_capture_margin = 20, 5..=60, step 3;
+
+    /// Shallowest node without a TT move that is searched one ply shallower
+    /// (internal iterative reduction).
+    iir_min_depth = 4, 2..=8, step 1;
+
+    /// Shallowest node at which late moves are reduced.
+    lmr_min_depth = 3, 2..=5, step 1;
+    /// Late-move reduction table: base, in hundredths of a ply.
+    lmr_base_percent = 75, 0..=200, step 10;
+    /// Late-move reduction table: divisor of `ln(depth) * ln(move number)`, in hundredths.
+    lmr_divisor_percent = 225, 150..=400, step 15;
+    /// Combined history score (butterfly plus two continuation histories) worth one ply of reduction.
+    lmr_history_divisor = 16384, 4096..=32768, step 1024;
+
+    /// Shallowest node at which the TT move is tested for being singular.
+    se_min_depth = 8, 4..=12, step 1;
+    /// The TT entry must come from a search at most this much shallower than the node.
+    se_tt_depth_margin = 3, 1..=5, step 1;
+    /// The other moves must stay this far per ply of depth below the TT score.
+    se_margin_per_depth = 2, 1..=5, step 1;
+
+    /// Quiescence delta pruning margin: a capture that cannot lift the score to
+    /// alpha even with this much extra is skipped.
+    delta_margin = 200, 50..=400, step 20;
+
+    /// The history bonus after a cutoff is `depth²`, at most this.
+    history_bonus_max = 1200, 300..=4000, step 100;
+    /// Capture ordering: the victim's value counts this many times...
+    capture_victim_weight = 16, 4..=32, step 2;
+    /// ...plus the capture history divided by this.
+    capture_history_divisor = 16, 4..=64, step 4;
+
+    /// The largest shift of a static evaluation by the correction history, in centipawns.
+    correction_max = 48, 16..=128, step 8;
+    /// Evaluation errors beyond this many centipawns count as this many.
+    correction_max_error = 400, 100..=800, step 50;
+    /// A correction sample's weight is its depth plus one, at most this (out of 256).
+    correction_max_weight = 16, 4..=64, step 4;
+}
+
+/// The reduction table's entry for `depth` and `moves`, from the formula.
+fn lmr_formula(depth: usize, moves: usize) -> i32 {
+    let base = f64::from(lmr_base_percent()) / 100.0;
+    let divisor = f64::from(lmr_divisor_percent()) / 100.0;
+    (base + (depth as f64).ln() * (moves as f64).ln() / divisor) as i32
+}
 
 /// `LMR_TABLE[depth][move number]`: the reduction of a late quiet move.
-pub static LMR_TABLE: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
+#[cfg(not(feature = "tune"))]
+static LMR_TABLE: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
     let mut table = [[0; 64]; 64];
     for (depth, row) in table.iter_mut().enumerate().skip(1) {
         for (moves, reduction) in row.iter_mut().enumerate().skip(1) {
-            let r = LMR_BASE + (depth as f64).ln() * (moves as f64).ln() / LMR_DIVISOR;
-            *reduction = r as i32;
+            *reduction = lmr_formula(depth, moves);
         }
     }
     table
 });
 
 /// The late-move reduction for a move at `depth` with number `move_number`.
+#[cfg(not(feature = "tune"))]
 pub fn lmr_reduction(depth: i32, move_number: usize) -> i32 {
     LMR_TABLE[(depth as usize).min(63)][move_number.min(63)]
 }
 
+/// The late-move reduction for a move at `depth` with number `move_number`
+/// (a tuning build computes it from the current values every time).
+#[cfg(feature = "tune")]
+pub fn lmr_reduction(depth: i32, move_number: usize) -> i32 {
+    let (depth, moves) = ((depth as usize).min(63), move_number.min(63));
+    if depth == 0 || moves == 0 {
+        0
+    } else {
+        lmr_formula(depth, moves)
+    }
+}
+
 /// How many quiet moves are searched at `depth` before the others are skipped.
 pub fn lmp_threshold(depth: i32, improving: bool) -> usize {
-    let base = LMP_BASE + depth * depth;
+    let base = lmp_base() + depth * depth;
     (if improving { base } else { base / 2 }) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tunable_lies_in_its_range_with_a_usable_step() {
+        for t in TUNABLES {
+            assert!(t.min <= t.value && t.value <= t.max, "{t:?}");
+            assert!(t.step > 0 && t.step <= t.max - t.min, "{t:?}");
+        }
+        let mut names: Vec<_> = TUNABLES.iter().map(|t| t.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), TUNABLES.len(), "names repeat");
+    }
+
+    #[test]
+    fn divisors_cannot_be_tuned_to_zero() {
+        for t in TUNABLES.iter().filter(|t| t.name.contains("divisor")) {
+            assert!(t.min > 0, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn reading_functions_give_the_table_values() {
+        let value = |name: &str| TUNABLES.iter().find(|t| t.name == name).unwrap().value;
+        assert_eq!(aspiration_window(), value("aspiration_window"));
+        assert_eq!(lmr_history_divisor(), value("lmr_history_divisor"));
+        assert_eq!(correction_max_weight(), value("correction_max_weight"));
+    }
+
+    #[test]
+    fn reductions_grow_with_depth_and_move_number() {
+        assert_eq!(lmr_reduction(1, 1), 0);
+        assert!(lmr_reduction(20, 40) > lmr_reduction(3, 4));
+        assert_eq!(lmr_reduction(1000, 1000), lmr_reduction(63, 63));
+    }
 }

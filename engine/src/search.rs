@@ -2,8 +2,9 @@
 //! search (negamax with alpha-beta), a quiescence search, and the rules of the
 //! game applied at every node.
 //!
-//! A [`Worker`] is one search thread. It owns its board, killers, history and
-//! PV table; it shares only the transposition table, the read-only Syzygy
+//! A [`Worker`] is one search thread. It owns its board and its search stack
+//! (killers, PV, ... per ply), and learns into its thread's histories; it
+//! shares only the transposition table, the read-only Syzygy
 //! tablebases and a few atomics in [`SharedState`]. It never prints: results
 //! leave as [`SearchEvent`]s.
 //!
@@ -13,18 +14,19 @@
 
 use crate::board::Board;
 use crate::draw::is_search_draw;
-use crate::movepick::{Killers, MovePicker, MovedPiece, QuietContext, is_tactical, moved_piece};
+use crate::history::{MovedPiece, Tried, moved_piece};
+use crate::movepick::{MovePicker, is_tactical};
 use crate::nnue::{AccumulatorStack, Network};
 use crate::params::*;
-use crate::score::{
-    INFINITY, MATE, MAX_PLY, ReportedScore, Score, TB_WIN_BOUND, is_decisive, is_mate,
-};
+use crate::report::{IterationReport, SearchEvent, iteration_infos};
+use crate::score::{INFINITY, MATE, MAX_PLY, Score, TB_WIN_BOUND, is_decisive, is_mate};
 use crate::see::see_ge;
+use crate::stack::SearchStack;
 use crate::syzygy::TablebasePlan;
 use crate::tables::ThreadTables;
-use crate::time::{TimeBudget, TimeControl};
+use crate::threads::skips_depth;
+use crate::time::TimeBudget;
 use crate::tt::{Bound, TranspositionTable, TtEntry, pack_move, unpack_move};
-use crate::wdl::{Wdl, material};
 use crossbeam::channel::Sender;
 use crossbeam::utils::CachePadded;
 use shakmaty::{Color, Move, Position, Role};
@@ -42,119 +44,6 @@ const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
 /// Depth a tablebase result is stored with beyond the depth it cut: the
 /// tables know more than any search of that depth.
 const TABLEBASE_DEPTH_BONUS: i32 = 6;
-
-/// What the `go` command asked for, before it is turned into a time budget.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// White's clock in ms (`wtime`).
-    pub white_time: Option<i64>,
-    /// Black's clock in ms (`btime`).
-    pub black_time: Option<i64>,
-    /// White's increment in ms (`winc`).
-    pub white_increment: Option<i64>,
-    /// Black's increment in ms (`binc`).
-    pub black_increment: Option<i64>,
-    /// Moves to the next time control (`movestogo`).
-    pub moves_to_go: Option<u32>,
-    /// Search exactly this long, in ms (`movetime`).
-    pub move_time: Option<i64>,
-    /// Maximum depth (`depth`).
-    pub depth: Option<u32>,
-    /// Maximum nodes (`nodes`).
-    pub nodes: Option<u64>,
-    /// Look for a mate in this many moves (`mate`).
-    pub mate: Option<u32>,
-    /// Search until `stop` (`infinite`).
-    pub infinite: bool,
-    /// Search in the opponent's time until `ponderhit` or `stop` (`ponder`).
-    pub ponder: bool,
-    /// Only these root moves, in UCI notation (`searchmoves`).
-    pub search_moves: Vec<String>,
-}
-
-impl Limits {
-    /// The time control that applies to the side to move.
-    /// `delay_ms` is the `Clock Delay` option (UCI has no field for it).
-    pub fn time_control(&self, turn: Color, delay_ms: u64) -> TimeControl {
-        if self.infinite {
-            return TimeControl::Unlimited;
-        }
-        if let Some(ms) = self.move_time {
-            return TimeControl::MoveTime(Duration::from_millis(ms.max(1) as u64));
-        }
-        let (time, increment) = match turn {
-            Color::White => (self.white_time, self.white_increment),
-            Color::Black => (self.black_time, self.black_increment),
-        };
-        let any_clock = self.white_time.is_some() || self.black_time.is_some();
-        match time {
-            Some(ms) => TimeControl::Clock(crate::time::Clock::from_go(
-                ms,
-                increment.unwrap_or(0),
-                self.moves_to_go,
-                delay_ms,
-            )),
-            None if any_clock => TimeControl::Missing,
-            // Only depth, nodes or mate limits, or a bare `go`: no clock.
-            None => TimeControl::Unlimited,
-        }
-    }
-}
-
-/// The report of a finished iteration.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SearchInfo {
-    /// Nominal depth of the iteration.
-    pub depth: u32,
-    /// Deepest ply reached.
-    pub seldepth: u32,
-    /// Which line this is (`multipv`): 1 for the best, up to the MultiPV setting.
-    pub multipv: usize,
-    /// Score of the line's move.
-    pub score: ReportedScore,
-    /// Whether the score is exact or only a bound.
-    pub bound: Bound,
-    /// Nodes searched so far (all threads).
-    pub nodes: u64,
-    /// Nodes per second.
-    pub nps: u64,
-    /// Transposition table use in permill.
-    pub hashfull: u32,
-    /// Tablebase probes so far (all threads).
-    pub tbhits: u64,
-    /// Win, draw and loss chances of the line's score.
-    pub wdl: Wdl,
-    /// Time since the search started, in ms.
-    pub time_ms: u64,
-    /// The line's principal variation, in UCI notation.
-    pub pv: Vec<String>,
-}
-
-/// What a search reports while it runs and when it ends.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SearchEvent {
-    /// An iteration finished.
-    Info(SearchInfo),
-    /// The root move now being searched (sent after the first second).
-    CurrentMove {
-        /// Depth of the iteration.
-        depth: u32,
-        /// The move, in UCI notation.
-        mv: String,
-        /// Its 1-based position in the root move list.
-        number: usize,
-    },
-    /// A search thread failed (a bug): the search is abandoned, and a legal
-    /// move (if any) is reported as its `BestMove`, so that the game goes on.
-    Failure(String),
-    /// The search is over; exactly one per `go`.
-    BestMove {
-        /// The move to play, or `None` when there is no legal move.
-        best: Option<String>,
-        /// The expected reply, when known.
-        ponder: Option<String>,
-    },
-}
 
 /// State shared by all threads of one engine: the stop signal, pondering,
 /// node and tablebase hit counters. Everything else is owned by each thread.
@@ -178,8 +67,9 @@ pub struct SharedState {
     pub tb_hits: CachePadded<AtomicU64>,
 }
 
-/// The result of a finished search.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The result of a finished search; the default is the empty result of a
+/// search that found nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SearchResult {
     /// Best move, if the root has a legal move.
     pub best: Option<Move>,
@@ -212,7 +102,7 @@ pub struct PvLine {
 
 /// Everything one search needs to know besides the position.
 #[derive(Debug, Clone)]
-pub struct SearchParams {
+pub struct SearchSetup {
     /// Time limits.
     pub budget: TimeBudget,
     /// Maximum iteration depth.
@@ -246,10 +136,10 @@ pub struct SearchParams {
     pub fail: bool,
 }
 
-impl SearchParams {
+impl SearchSetup {
     /// A search limited only by depth, as the bench uses.
-    pub fn depth(depth: u32) -> SearchParams {
-        SearchParams {
+    pub fn depth(depth: u32) -> SearchSetup {
+        SearchSetup {
             budget: TimeBudget::UNLIMITED,
             max_depth: depth,
             nodes: None,
@@ -275,25 +165,16 @@ pub struct Worker<'a> {
     tt: &'a TranspositionTable,
     shared: &'a SharedState,
     events: Option<Sender<SearchEvent>>,
-    params: SearchParams,
+    setup: SearchSetup,
     start: Instant,
     nodes: u64,
     nodes_flushed: u64,
     seldepth: usize,
     stopped: bool,
-    killers: Box<[Killers; MAX_PLY + 1]>,
     /// Histories and caches kept from earlier searches of the game.
     tables: &'a mut ThreadTables,
-    /// The piece moved at each ply of the current line and its target square.
-    moved: [MovedPiece; MAX_PLY + 2],
-    /// The move each ply leaves out while testing whether the TT move is singular.
-    excluded: [Option<Move>; MAX_PLY + 1],
-    pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 1],
-    /// Static evaluation at each ply of the current line (`None` in check).
-    evals: [Option<Score>; MAX_PLY + 2],
-    /// Whether the move made at each ply of the current line was a null move.
-    null_at: [bool; MAX_PLY + 2],
+    /// What the search keeps about each ply of the current line.
+    stack: SearchStack,
     /// The network's accumulators along the current line.
     accumulators: AccumulatorStack,
 }
@@ -349,7 +230,7 @@ impl<'a> Worker<'a> {
         tt: &'a TranspositionTable,
         shared: &'a SharedState,
         tables: &'a mut ThreadTables,
-        params: SearchParams,
+        setup: SearchSetup,
         events: Option<Sender<SearchEvent>>,
     ) -> Worker<'a> {
         Worker {
@@ -357,20 +238,14 @@ impl<'a> Worker<'a> {
             tt,
             shared,
             events,
-            start: params.start,
-            params,
+            start: setup.start,
+            setup,
             nodes: 0,
             nodes_flushed: 0,
             seldepth: 0,
             stopped: false,
-            killers: Box::new([[None; 2]; MAX_PLY + 1]),
             tables,
-            moved: [None; MAX_PLY + 2],
-            excluded: [None; MAX_PLY + 1],
-            pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
-            pv_len: [0; MAX_PLY + 1],
-            evals: [None; MAX_PLY + 2],
-            null_at: [false; MAX_PLY + 2],
+            stack: SearchStack::default(),
             accumulators: AccumulatorStack::default(),
         }
     }
@@ -404,7 +279,7 @@ impl<'a> Worker<'a> {
     fn visit(&mut self, ply: usize) -> bool {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        if let Some(limit) = self.params.nodes
+        if let Some(limit) = self.setup.nodes
             && self.total_nodes() >= limit
         {
             self.stopped = true;
@@ -418,7 +293,7 @@ impl<'a> Worker<'a> {
             if self.shared.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             }
-            if let Some(hard) = self.params.budget.hard
+            if let Some(hard) = self.setup.budget.hard
                 && let Some(elapsed) = self.clock_elapsed()
                 && elapsed >= hard
             {
@@ -429,40 +304,26 @@ impl<'a> Worker<'a> {
         self.stopped
     }
 
-    fn update_pv(&mut self, ply: usize, m: Move) {
-        self.pv[ply][ply] = Some(m);
-        let child_len = self.pv_len[ply + 1].max(ply + 1);
-        for i in ply + 1..child_len {
-            self.pv[ply][i] = self.pv[ply + 1][i];
-        }
-        self.pv_len[ply] = child_len;
-    }
-
     /// Runs iterative deepening and returns the best lines found.
     pub fn search(&mut self) -> SearchResult {
         #[cfg(test)]
-        assert!(!self.params.fail, "a search failure asked for by a test");
+        assert!(!self.setup.fail, "a search failure asked for by a test");
         self.accumulators
-            .reset(&self.params.net, self.board.position());
+            .reset(&self.setup.net, self.board.position());
         let mut root_moves = self.root_moves();
         let mut result = SearchResult {
             best: root_moves.first().map(|r| r.mv),
-            ponder: None,
-            score: 0,
-            depth: 0,
-            nodes: 0,
-            seldepth: 0,
-            lines: Vec::new(),
+            ..SearchResult::default()
         };
         if root_moves.is_empty() {
             return result;
         }
-        let line_count = self.params.multipv.clamp(1, root_moves.len());
+        let line_count = self.setup.multipv.clamp(1, root_moves.len());
         // The scores of the last finished iteration's lines, best first.
         let mut previous_scores = vec![0; line_count];
-        let max_depth = self.params.max_depth.clamp(1, MAX_PLY as u32 - 1);
+        let max_depth = self.setup.max_depth.clamp(1, MAX_PLY as u32 - 1);
         for depth in 1..=max_depth {
-            if depth < max_depth && skips_depth(self.params.thread_index, depth) {
+            if depth < max_depth && skips_depth(self.setup.thread_index, depth) {
                 continue;
             }
             self.seldepth = 0;
@@ -481,7 +342,7 @@ impl<'a> Worker<'a> {
             result.score = result.lines[0].score;
             result.depth = depth;
             result.seldepth = self.seldepth as u32;
-            let reported = self.params.reported_lines.clamp(1, result.lines.len());
+            let reported = self.setup.reported_lines.clamp(1, result.lines.len());
             self.report_iteration(depth, &result.lines[..reported]);
             if self.stopped {
                 break;
@@ -508,7 +369,7 @@ impl<'a> Worker<'a> {
         let allowed: Vec<RootMove> = legal
             .iter()
             .copied()
-            .filter(|m| self.params.search_moves.is_empty() || self.params.search_moves.contains(m))
+            .filter(|m| self.setup.search_moves.is_empty() || self.setup.search_moves.contains(m))
             .map(RootMove::new)
             .collect();
         let mut root_moves = if allowed.is_empty() {
@@ -529,7 +390,7 @@ impl<'a> Worker<'a> {
         }
         for root_move in &mut root_moves {
             if let Some(rank) = self
-                .params
+                .setup
                 .tablebases
                 .root
                 .iter()
@@ -583,10 +444,7 @@ impl<'a> Worker<'a> {
 
     /// The principal variation the root search just found for `best`.
     fn root_pv(&self, best: Move) -> Vec<Move> {
-        let pv: Vec<Move> = self.pv[0][..self.pv_len[0]]
-            .iter()
-            .map_while(|m| *m)
-            .collect();
+        let pv: Vec<Move> = self.stack.root_pv().collect();
         if pv.first() == Some(&best) {
             pv
         } else {
@@ -605,22 +463,18 @@ impl<'a> Worker<'a> {
     fn iteration_ends_search(&self, score: Score, root_moves: usize) -> bool {
         // A mate in `mate` moves is a mate within 2 * mate - 1 plies; no
         // search sees past `MAX_PLY`, so larger limits mean any mate.
-        if let Some(mate) = self.params.mate
+        if let Some(mate) = self.setup.mate
             && score >= MATE - mate_plies(mate)
         {
             return true;
         }
-        if root_moves == 1 && self.params.answer_forced_move_at_once {
+        if root_moves == 1 && self.setup.answer_forced_move_at_once {
             return true;
         }
-        if self
-            .params
-            .soft_nodes
-            .is_some_and(|soft| self.nodes >= soft)
-        {
+        if self.setup.soft_nodes.is_some_and(|soft| self.nodes >= soft) {
             return true;
         }
-        match (self.params.budget.soft, self.clock_elapsed()) {
+        match (self.setup.budget.soft, self.clock_elapsed()) {
             (Some(soft), Some(elapsed)) => elapsed >= soft,
             _ => false,
         }
@@ -669,10 +523,10 @@ impl<'a> Worker<'a> {
         previous: Score,
         moves_before: usize,
     ) -> Score {
-        if depth < ASPIRATION_MIN_DEPTH || is_decisive(previous) {
+        if depth < aspiration_min_depth() || is_decisive(previous) {
             return self.search_root(root_moves, depth, -INFINITY, INFINITY, moves_before);
         }
-        let mut delta = ASPIRATION_WINDOW;
+        let mut delta = aspiration_window();
         let mut alpha = (previous - delta).max(-INFINITY);
         let mut beta = (previous + delta).min(INFINITY);
         loop {
@@ -688,8 +542,8 @@ impl<'a> Worker<'a> {
             } else {
                 return score;
             }
-            delta += delta / 2;
-            if delta > 1000 {
+            delta += delta * aspiration_growth_percent() / 100;
+            if delta > aspiration_full_window() {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }
@@ -708,7 +562,7 @@ impl<'a> Worker<'a> {
     ) -> Score {
         let mut best_score = -INFINITY;
         let mut best_index = 0;
-        self.pv_len[0] = 0;
+        self.stack[0].pv_len = 0;
         for (index, root_move) in root_moves.iter_mut().enumerate() {
             let m = root_move.mv;
             if self.events.is_some() && self.start.elapsed() >= CURRMOVE_AFTER {
@@ -719,7 +573,7 @@ impl<'a> Worker<'a> {
                 });
             }
             let nodes_before = self.nodes;
-            self.moved[0] = moved_piece(self.board.turn(), m);
+            self.stack[0].moved = moved_piece(self.board.turn(), m);
             self.make(m);
             let score = if index == 0 {
                 -self.negamax(-beta, -alpha, depth - 1, 1, true)
@@ -741,7 +595,7 @@ impl<'a> Worker<'a> {
                 best_index = index;
                 if score > alpha {
                     alpha = score;
-                    self.update_pv(0, m);
+                    self.stack.update_pv(0, m);
                     if score >= beta {
                         break;
                     }
@@ -754,7 +608,8 @@ impl<'a> Worker<'a> {
         best_score
     }
 
-    /// Fail-soft principal variation search.
+    /// Fail-soft principal variation search of the node at `ply`, `depth`
+    /// plies deep, in the window (`alpha`, `beta`).
     fn negamax(
         &mut self,
         mut alpha: Score,
@@ -763,13 +618,16 @@ impl<'a> Worker<'a> {
         ply: usize,
         pv_node: bool,
     ) -> Score {
-        self.pv_len[ply] = ply;
+        // Step 1. Check extension: never stand pat or stop the search while
+        // in check; at depth 0, the quiescence search takes over.
+        self.stack[ply].pv_len = ply;
         let in_check = self.board.in_check();
-        // Check extension: never stand pat or stop the search while in check.
         let mut depth = if in_check { depth + 1 } else { depth };
         if depth <= 0 {
             return self.quiescence(alpha, beta, ply, pv_node);
         }
+
+        // Step 2. Count the node; the rules' draws; the deepest ply.
         if self.visit(ply) {
             return 0;
         }
@@ -779,17 +637,19 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY {
             return self.evaluate();
         }
-        // Mate distance pruning: no line from here beats a shorter mate.
+
+        // Step 3. Mate distance pruning: no line from here beats a shorter mate.
         alpha = alpha.max(-MATE + ply as Score);
         beta = beta.min(MATE - ply as Score - 1);
         if alpha >= beta {
             return alpha;
         }
-        self.killers[ply + 1] = [None; 2];
+        self.stack[ply + 1].killers = [None; 2];
 
-        // Probe the transposition table; cut off at non-PV nodes only, and
-        // not while testing a singular move (the entry is about all moves).
-        let excluded = self.excluded[ply];
+        // Step 4. Probe the transposition table; cut off at non-PV nodes
+        // only, and not while testing a singular move (the entry is about
+        // all moves).
+        let excluded = self.stack[ply].excluded;
         let key = self.board.key();
         let entry = self.tt.probe(key, ply);
         if let Some(entry) = entry
@@ -801,9 +661,9 @@ impl<'a> Worker<'a> {
             return entry.score;
         }
 
-        // Tablebases: after a capture or pawn move into a position they
-        // cover, their result stands in for the search when it settles the
-        // window; at PV nodes it bounds what the search may return.
+        // Step 5. Tablebases: after a capture or pawn move into a position
+        // they cover, their result stands in for the search when it settles
+        // the window; at PV nodes it bounds what the search may return.
         let mut tablebase_floor = -INFINITY;
         let mut tablebase_ceiling = INFINITY;
         if excluded.is_none()
@@ -823,9 +683,9 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Static evaluation, corrected by the correction history (the TT
-        // keeps the uncorrected one), then sharpened by a TT score whose
-        // bound points the right way.
+        // Step 6. Static evaluation, corrected by the correction history
+        // (the TT keeps the uncorrected one), then sharpened by a TT score
+        // whose bound points the right way.
         let raw_eval = (!in_check).then(|| self.raw_eval(entry));
         let static_eval = raw_eval.map(|raw| self.corrected_eval(raw));
         let eval = match (static_eval, entry) {
@@ -837,84 +697,55 @@ impl<'a> Worker<'a> {
             },
             (eval, _) => eval.unwrap_or(-INFINITY),
         };
-        self.evals[ply] = static_eval;
-        let improving = match (static_eval, ply.checked_sub(2).and_then(|p| self.evals[p])) {
+        self.stack[ply].static_eval = static_eval;
+        let improving = match (static_eval, self.stack.back(ply, 2).static_eval) {
             (Some(now), Some(before)) => now > before,
             (Some(_), None) => true,
             _ => false,
         };
 
+        // Step 7. Pruning before any move is searched.
         if !pv_node && !in_check && excluded.is_none() {
-            // Reverse futility pruning: far above beta, a shallow search will not fall below it.
-            if depth <= RFP_MAX_DEPTH
+            // Step 7a. Reverse futility pruning: far above beta, a shallow
+            // search will not fall below it.
+            if depth <= rfp_max_depth()
                 && !is_decisive(eval)
-                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+                && eval - rfp_margin() * (depth - i32::from(improving)) >= beta
             {
                 return eval;
             }
-            // Razoring: far below alpha at low depth, trust the quiescence search.
-            if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
+            // Step 7b. Razoring: far below alpha at low depth, trust the
+            // quiescence search.
+            if depth <= razor_max_depth() && eval + razor_margin() * depth < alpha {
                 let score = self.quiescence(alpha, alpha + 1, ply, false);
                 if score < alpha {
                     return score;
                 }
             }
-            // Null move: if passing still fails high, a real move will too.
-            // Not with only king and pawns (zugzwang), nor twice in a row.
-            if depth >= NMP_MIN_DEPTH
-                && eval >= beta
-                && self.null_allowed(ply)
-                && self.has_pieces(self.board.turn())
-            {
-                let reduction = NMP_BASE_REDUCTION
-                    + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
-                if self.board.make_null() {
-                    self.accumulators.push_null();
-                    self.null_at[ply] = true;
-                    self.moved[ply] = None;
-                    let score =
-                        -self.negamax(-beta, -beta + 1, depth - reduction - 1, ply + 1, false);
-                    self.null_at[ply] = false;
-                    self.unmake();
-                    if self.stopped {
-                        return 0;
-                    }
-                    if score >= beta {
-                        let score = if score >= TB_WIN_BOUND { beta } else { score };
-                        if depth < NMP_VERIFY_DEPTH {
-                            return score;
-                        }
-                        // Deep: verify with a reduced search of this node
-                        // in which the null move is not tried again.
-                        self.null_at[ply - 1] = true;
-                        let verified =
-                            self.negamax(beta - 1, beta, depth - reduction - 1, ply, false);
-                        self.null_at[ply - 1] = false;
-                        if verified >= beta {
-                            return score;
-                        }
-                    }
-                }
+            // Step 7c. Null move.
+            if let Some(score) = self.null_move_search(beta, depth, ply, eval) {
+                return score;
             }
         }
 
+        // Step 8. Generate the moves; mate and stalemate; internal
+        // iterative reduction: without a TT move this node was not searched
+        // before, and searching it shallower first costs little.
         let moves = self.board.legal_moves();
         if moves.is_empty() {
             return if in_check { -MATE + ply as Score } else { 0 };
         }
         let tt_move = entry.and_then(|e| unpack_move(e.packed_move, &moves));
-        // Internal iterative reduction: without a TT move this node was not
-        // searched before; searching it shallower first costs little.
-        if tt_move.is_none() && depth >= IIR_MIN_DEPTH && excluded.is_none() {
+        if tt_move.is_none() && depth >= iir_min_depth() && excluded.is_none() {
             depth -= 1;
         }
         let side = self.board.turn();
-        let killers = self.killers[ply];
-        let (previous, previous2) = self.previous_moves(ply);
-        let counter = self.tables.counters.get(previous);
+        let killers = self.stack[ply].killers;
+        let previous_moves = self.stack.previous_moves(ply);
+        let counter = self.tables.histories.counters.get(previous_moves.0);
         let mut picker = MovePicker::new(moves, tt_move, killers, counter, side);
 
+        // Step 9. The move loop.
         let original_alpha = alpha;
         let mut best_score = tablebase_floor;
         let mut best_move = None;
@@ -924,98 +755,66 @@ impl<'a> Worker<'a> {
         let mut capture_count = 0;
         let mut move_count = 0;
         let mut skip_quiets = false;
-        while let Some(m) = self.next_move(&mut picker, previous, previous2) {
+        while let Some(m) = self.next_move(&mut picker, previous_moves) {
             if Some(m) == excluded {
                 continue;
             }
             let quiet = !is_tactical(m);
-            // Shallow pruning, once a line that does not lose to mate is known.
+
+            // Step 9a. Shallow pruning, once a line that does not lose to
+            // mate is known.
             if best_score > -TB_WIN_BOUND {
-                if quiet {
-                    // Late-move and futility pruning skip the remaining quiet
-                    // moves, but not those that give check: a quiet check
-                    // can mate, which no margin foresees.
-                    skip_quiets = skip_quiets
-                        || (!pv_node
-                            && depth <= LMP_MAX_DEPTH
-                            && quiet_count >= lmp_threshold(depth, improving))
-                        || (!in_check
-                            && depth <= FUTILITY_MAX_DEPTH
-                            && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha);
-                    if skip_quiets && !self.board.gives_check(m) {
-                        continue;
-                    }
-                    if depth <= SEE_PRUNE_MAX_DEPTH
-                        && !see_ge(self.board.position(), m, -SEE_QUIET_MARGIN * depth)
-                    {
-                        continue;
-                    }
-                } else if depth <= SEE_PRUNE_MAX_DEPTH
-                    && !see_ge(
-                        self.board.position(),
-                        m,
-                        -SEE_CAPTURE_MARGIN * depth * depth,
-                    )
-                {
+                let node = PruningNode {
+                    depth,
+                    eval,
+                    alpha,
+                    pv_node,
+                    in_check,
+                    improving,
+                };
+                if self.prunes_move(m, quiet, &node, quiet_count, &mut skip_quiets) {
                     continue;
                 }
             }
             let history = if quiet {
-                self.quiet_context(previous, previous2).score(side, m)
+                self.tables
+                    .histories
+                    .quiet_context(previous_moves.0, previous_moves.1)
+                    .score(side, m)
             } else {
                 0
             };
-            // Singular extension: when every other move fails well below the
-            // TT move's score, the TT move is the only good one: extend it.
-            // When even without it the node fails high, cut off (multi-cut),
-            // and when the TT move alone was expected to fail high, reduce it.
+
+            // Step 9b. Singular extension of the TT move.
             let mut extension = 0;
             if Some(m) == tt_move
                 && let Some(e) = entry
-                && depth >= SE_MIN_DEPTH
-                && excluded.is_none()
-                && e.depth >= depth - SE_TT_DEPTH_MARGIN
-                && e.bound != Bound::Upper
-                && !is_decisive(e.score)
             {
-                let singular_beta = e.score - SE_MARGIN_PER_DEPTH * depth;
-                self.excluded[ply] = Some(m);
-                let score = self.negamax(
-                    singular_beta - 1,
-                    singular_beta,
-                    (depth - 1) / 2,
-                    ply,
-                    false,
-                );
-                self.excluded[ply] = None;
-                if self.stopped {
-                    return 0;
-                }
-                if score < singular_beta {
-                    extension = 1;
-                } else if singular_beta >= beta {
-                    return singular_beta;
-                } else if e.score >= beta {
-                    extension = -1;
+                match self.singular_extension(m, e, beta, depth, ply) {
+                    Singularity::Extension(plies) => extension = plies,
+                    Singularity::Cutoff(score) => return score,
                 }
             }
+
+            // Step 9c. Search the move: the first with the full window, the
+            // others with a null window, reduced when late and quiet, and
+            // again in full where they beat alpha.
             move_count += 1;
-            self.moved[ply] = moved_piece(side, m);
+            self.stack[ply].moved = moved_piece(side, m);
             self.make(m);
             let gives_check = self.board.in_check();
             let new_depth = depth - 1 + extension;
             let score = if move_count == 1 {
                 -self.negamax(-beta, -alpha, new_depth, ply + 1, pv_node)
             } else {
-                // Late-move reductions for quiet moves that come late in the order.
                 let mut reduction = 0;
-                if depth >= LMR_MIN_DEPTH && quiet && move_count > 1 + usize::from(pv_node) {
+                if depth >= lmr_min_depth() && quiet && move_count > 1 + usize::from(pv_node) {
                     reduction = lmr_reduction(depth, move_count);
                     reduction -= i32::from(pv_node);
                     reduction += i32::from(!improving);
                     reduction -= i32::from(gives_check);
                     reduction -= i32::from(killers.contains(&Some(m)));
-                    reduction -= history / LMR_HISTORY_DIVISOR;
+                    reduction -= history / lmr_history_divisor();
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 let mut score =
@@ -1032,20 +831,36 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 return 0;
             }
+
+            // Step 9d. A new best move; a cutoff teaches the histories.
             if score > best_score {
                 best_score = score;
                 if score > alpha {
                     best_move = Some(m);
                     alpha = score;
                     if pv_node {
-                        self.update_pv(ply, m);
+                        self.stack.update_pv(ply, m);
                     }
                     if score >= beta {
+                        if quiet {
+                            let killers = &mut self.stack[ply].killers;
+                            if killers[0] != Some(m) {
+                                killers[1] = killers[0];
+                                killers[0] = Some(m);
+                            }
+                        }
                         let tried = Tried {
                             quiets: &quiets_tried[..quiet_count],
                             captures: &captures_tried[..capture_count],
                         };
-                        self.reward_cutoff(m, ply, depth, tried);
+                        self.tables.histories.reward_cutoff(
+                            side,
+                            m,
+                            quiet,
+                            depth,
+                            previous_moves,
+                            tried,
+                        );
                         break;
                     }
                 }
@@ -1059,6 +874,7 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Step 10. The result: learn the evaluation's error and store the node.
         if move_count == 0 && excluded.is_some() {
             // Only the excluded move was legal (or worth trying).
             return alpha;
@@ -1091,39 +907,155 @@ impl<'a> Worker<'a> {
         best_score
     }
 
-    /// The tables that order quiet moves played after `previous` and `previous2`.
-    #[inline]
-    fn quiet_context(&self, previous: MovedPiece, previous2: MovedPiece) -> QuietContext<'_> {
-        QuietContext {
-            history: &self.tables.history,
-            continuation: &self.tables.continuation,
-            previous,
-            previous2,
+    /// Null-move pruning: if passing still fails high, a real move will too.
+    /// Not with only king and pawns (zugzwang), nor twice in a row; deep
+    /// nodes verify the cutoff with a reduced search of their own in which
+    /// the null move is banned. Returns the node's score when it cuts off
+    /// (or when the search stopped).
+    fn null_move_search(
+        &mut self,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        eval: Score,
+    ) -> Option<Score> {
+        if depth < nmp_min_depth()
+            || eval < beta
+            || !self.null_allowed(ply)
+            || !self.has_pieces(self.board.turn())
+        {
+            return None;
+        }
+        let reduction = nmp_base_reduction()
+            + depth / nmp_depth_divisor()
+            + ((eval - beta) / nmp_eval_divisor()).min(nmp_eval_reduction_max());
+        if !self.board.make_null() {
+            return None;
+        }
+        self.accumulators.push_null();
+        self.stack[ply].null_move = true;
+        self.stack[ply].moved = None;
+        let score = -self.negamax(-beta, -beta + 1, depth - reduction - 1, ply + 1, false);
+        self.stack[ply].null_move = false;
+        self.unmake();
+        if self.stopped {
+            return Some(0);
+        }
+        if score < beta {
+            return None;
+        }
+        let score = if score >= TB_WIN_BOUND { beta } else { score };
+        if depth < nmp_verify_depth() {
+            return Some(score);
+        }
+        self.stack[ply].null_banned = true;
+        let verified = self.negamax(beta - 1, beta, depth - reduction - 1, ply, false);
+        self.stack[ply].null_banned = false;
+        (verified >= beta).then_some(score)
+    }
+
+    /// Whether the move loop skips `m` unsearched: late-move and futility
+    /// pruning skip the remaining quiet moves (once they start, for the
+    /// rest of the node), but not those that give check, as a quiet check
+    /// can mate, which no margin foresees; moves that lose too much
+    /// material by static exchange are skipped too.
+    fn prunes_move(
+        &self,
+        m: Move,
+        quiet: bool,
+        node: &PruningNode,
+        quiets_searched: usize,
+        skip_quiets: &mut bool,
+    ) -> bool {
+        let depth = node.depth;
+        if quiet {
+            *skip_quiets = *skip_quiets
+                || (!node.pv_node
+                    && depth <= lmp_max_depth()
+                    && quiets_searched >= lmp_threshold(depth, node.improving))
+                || (!node.in_check
+                    && depth <= futility_max_depth()
+                    && node.eval + futility_base() + futility_margin() * depth <= node.alpha);
+            if *skip_quiets && !self.board.gives_check(m) {
+                return true;
+            }
+            depth <= see_prune_max_depth()
+                && !see_ge(self.board.position(), m, -see_quiet_margin() * depth)
+        } else {
+            depth <= see_prune_max_depth()
+                && !see_ge(
+                    self.board.position(),
+                    m,
+                    -see_capture_margin() * depth * depth,
+                )
+        }
+    }
+
+    /// Singular extension: when every other move fails well below the TT
+    /// move's score, the TT move `m` is the only good one: extend it. When
+    /// even without it the node fails high, cut off (multi-cut), and when
+    /// the TT move alone was expected to fail high, reduce it.
+    fn singular_extension(
+        &mut self,
+        m: Move,
+        entry: TtEntry,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+    ) -> Singularity {
+        if depth < se_min_depth()
+            || self.stack[ply].excluded.is_some()
+            || entry.depth < depth - se_tt_depth_margin()
+            || entry.bound == Bound::Upper
+            || is_decisive(entry.score)
+        {
+            return Singularity::Extension(0);
+        }
+        let singular_beta = entry.score - se_margin_per_depth() * depth;
+        self.stack[ply].excluded = Some(m);
+        let score = self.negamax(
+            singular_beta - 1,
+            singular_beta,
+            (depth - 1) / 2,
+            ply,
+            false,
+        );
+        self.stack[ply].excluded = None;
+        if self.stopped {
+            Singularity::Cutoff(0)
+        } else if score < singular_beta {
+            Singularity::Extension(1)
+        } else if singular_beta >= beta {
+            Singularity::Cutoff(singular_beta)
+        } else if entry.score >= beta {
+            Singularity::Extension(-1)
+        } else {
+            Singularity::Extension(0)
         }
     }
 
     /// The tablebases' score and bound for the current node, when the
     /// search probes them here; every probe counts in `tbhits`.
     fn probe_tablebase(&self, depth: i32, ply: usize) -> Option<(Score, Bound)> {
-        let probe = self.params.tablebases.probe.as_ref()?;
+        let probe = self.setup.tablebases.probe.as_ref()?;
         let verdict = probe.probe(&self.board, depth, ply)?;
         self.shared.tb_hits.fetch_add(1, Ordering::Relaxed);
         Some(verdict)
     }
 
     /// The picker's next move at the current node, ordered by this thread's
-    /// histories; `previous` and `previous2` are the moves that led here.
+    /// histories; `previous_moves` are the two moves that led here.
     #[inline]
     fn next_move(
         &self,
         picker: &mut MovePicker,
-        previous: MovedPiece,
-        previous2: MovedPiece,
+        (previous, previous2): (MovedPiece, MovedPiece),
     ) -> Option<Move> {
+        let histories = &self.tables.histories;
         picker.next(
             self.board.position(),
-            &self.tables.capture_history,
-            self.quiet_context(previous, previous2),
+            &histories.captures,
+            histories.quiet_context(previous, previous2),
         )
     }
 
@@ -1135,7 +1067,7 @@ impl<'a> Worker<'a> {
         // The child's probe comes soon: start loading its bucket now, while
         // the accumulators are updated.
         self.tt.prefetch(self.board.key());
-        self.accumulators.push(&self.params.net, side, m);
+        self.accumulators.push(&self.setup.net, side, m);
     }
 
     /// Takes back the last move (or null move) on the board and in the accumulators.
@@ -1149,7 +1081,7 @@ impl<'a> Worker<'a> {
     #[inline]
     fn evaluate(&self) -> Score {
         self.accumulators
-            .evaluate(&self.params.net, self.board.turn(), self.board.pieces())
+            .evaluate(&self.setup.net, self.board.turn(), self.board.pieces())
     }
 
     /// The uncorrected static evaluation of the current position: the TT
@@ -1175,56 +1107,15 @@ impl<'a> Worker<'a> {
         !pieces.is_empty()
     }
 
-    /// No null move right after another one.
+    /// No null move right after another one, nor where one is banned.
     fn null_allowed(&self, ply: usize) -> bool {
-        !self.null_at[ply - 1]
-    }
-
-    /// The moves one and two plies before `ply` (piece and target square),
-    /// which the continuation histories and the counter-move are indexed by.
-    fn previous_moves(&self, ply: usize) -> (MovedPiece, MovedPiece) {
-        let back = |plies: usize| ply.checked_sub(plies).and_then(|p| self.moved[p]);
-        (back(1), back(2))
-    }
-
-    /// A move caused a beta cutoff. A quiet one becomes a killer and the
-    /// counter-move to the previous move, and its histories rise while those
-    /// of the quiet moves tried before it fall; a capture's history rises.
-    /// Captures tried before it lose history either way.
-    fn reward_cutoff(&mut self, m: Move, ply: usize, depth: i32, tried: Tried<'_>) {
-        let side = self.board.turn();
-        let bonus = (depth * depth).min(1200);
-        let (previous, previous2) = self.previous_moves(ply);
-        if is_tactical(m) {
-            self.tables.capture_history.update(side, m, bonus);
-        } else {
-            let killers = &mut self.killers[ply];
-            if killers[0] != Some(m) {
-                killers[1] = killers[0];
-                killers[0] = Some(m);
-            }
-            self.tables.counters.set(previous, m);
-            for (quiet, sign) in
-                std::iter::once((m, 1)).chain(tried.quiets.iter().flatten().map(|&q| (q, -1)))
-            {
-                self.tables.history.update(side, quiet, sign * bonus);
-                self.tables
-                    .continuation
-                    .update(previous, side, quiet, sign * bonus);
-                self.tables
-                    .continuation
-                    .update(previous2, side, quiet, sign * bonus);
-            }
-        }
-        for capture in tried.captures.iter().flatten() {
-            self.tables.capture_history.update(side, *capture, -bonus);
-        }
+        !self.stack.back(ply, 1).null_move && !self.stack[ply].null_banned
     }
 
     /// Searches captures and promotions until the position is quiet; every
     /// evasion when in check. The side to move may stand pat when not in check.
     fn quiescence(&mut self, mut alpha: Score, beta: Score, ply: usize, pv_node: bool) -> Score {
-        self.pv_len[ply] = ply;
+        self.stack[ply].pv_len = ply;
         if self.visit(ply) {
             return 0;
         }
@@ -1253,10 +1144,10 @@ impl<'a> Worker<'a> {
         let mut stand_pat = -INFINITY;
         let mut raw_eval = 0;
         let side = self.board.turn();
-        let (previous, previous2) = self.previous_moves(ply);
+        let previous_moves = self.stack.previous_moves(ply);
         let mut picker = if in_check {
             let tt_move = entry.and_then(|e| unpack_move(e.packed_move, &moves));
-            MovePicker::new(moves, tt_move, self.killers[ply], None, side)
+            MovePicker::new(moves, tt_move, self.stack[ply].killers, None, side)
         } else {
             raw_eval = self.raw_eval(entry);
             stand_pat = self.corrected_eval(raw_eval);
@@ -1273,11 +1164,11 @@ impl<'a> Worker<'a> {
             });
             MovePicker::tactical(tactical, side)
         };
-        while let Some(m) = self.next_move(&mut picker, previous, previous2) {
+        while let Some(m) = self.next_move(&mut picker, previous_moves) {
             if !in_check {
                 // Delta pruning: even winning the piece cannot reach alpha.
                 let gain = m.capture().map_or(0, crate::see::value);
-                if m.promotion().is_none() && stand_pat + gain + DELTA_MARGIN <= alpha {
+                if m.promotion().is_none() && stand_pat + gain + delta_margin() <= alpha {
                     continue;
                 }
                 // Captures that lose material are not worth a look.
@@ -1285,7 +1176,7 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            self.moved[ply] = moved_piece(side, m);
+            self.stack[ply].moved = moved_piece(side, m);
             self.make(m);
             let score = -self.quiescence(-beta, -alpha, ply + 1, pv_node);
             self.unmake();
@@ -1317,12 +1208,6 @@ impl<'a> Worker<'a> {
     }
 }
 
-/// The moves a node tried before the one that caused a cutoff.
-struct Tried<'a> {
-    quiets: &'a [Option<Move>],
-    captures: &'a [Option<Move>],
-}
-
 /// What a fail-soft result says about the node searched in (`alpha`, `beta`).
 fn bound_for(best_score: Score, alpha: Score, beta: Score) -> Bound {
     if best_score >= beta {
@@ -1343,61 +1228,23 @@ fn bound_allows(bound: Bound, score: Score, alpha: Score, beta: Score) -> bool {
     }
 }
 
-/// What the `info` lines about a finished iteration say.
-pub struct IterationReport<'a> {
-    /// Nominal depth.
-    pub depth: u32,
-    /// Deepest ply reached.
-    pub seldepth: u32,
-    /// The lines, best first.
-    pub lines: &'a [PvLine],
-    /// Nodes of all threads.
-    pub nodes: u64,
-    /// Tablebase probes of all threads.
-    pub tbhits: u64,
-    /// Time since `go`.
-    pub elapsed: Duration,
-    /// Table use in permill.
-    pub hashfull: u32,
+/// What the move loop's pruning needs to know about its node.
+struct PruningNode {
+    depth: i32,
+    /// The static evaluation, sharpened by the TT.
+    eval: Score,
+    alpha: Score,
+    pv_node: bool,
+    in_check: bool,
+    improving: bool,
 }
 
-/// Builds the UCI reports of an iteration searched from `root`, one per
-/// line, numbered from 1 in the order given.
-pub fn iteration_infos(root: &Board, report: IterationReport<'_>) -> Vec<SearchInfo> {
-    let ms = report.elapsed.as_millis() as u64;
-    let material = material(root.position().board());
-    let uci_line = |line: &PvLine| {
-        let mut board = root.clone();
-        let mut pv = Vec::with_capacity(line.pv.len());
-        for &m in &line.pv {
-            pv.push(board.move_to_uci(m));
-            board.make(m);
-        }
-        pv
-    };
-    report
-        .lines
-        .iter()
-        .enumerate()
-        .map(|(index, line)| SearchInfo {
-            depth: report.depth,
-            seldepth: report.seldepth,
-            multipv: index + 1,
-            score: ReportedScore::from_score(line.score),
-            bound: Bound::Exact,
-            nodes: report.nodes,
-            nps: report.nodes * 1000 / ms.max(1),
-            hashfull: report.hashfull,
-            tbhits: report.tbhits,
-            wdl: if line.from_tablebase && !is_decisive(line.score) {
-                Wdl::DRAW
-            } else {
-                Wdl::from_score(line.score, material)
-            },
-            time_ms: ms,
-            pv: uci_line(line),
-        })
-        .collect()
+/// The verdict of the singular extension test on the TT move.
+enum Singularity {
+    /// Search the TT move this many plies deeper (or, negative, shallower).
+    Extension(i32),
+    /// The node fails high without searching on (or the search stopped): return this.
+    Cutoff(Score),
 }
 
 /// The plies of a mate in `moves` moves, at most [`MAX_PLY`].
@@ -1409,34 +1256,10 @@ fn mate_plies(moves: u32) -> Score {
     plies as Score
 }
 
-/// Lazy SMP diversification: helper threads skip some iterations, each in a
-/// different pattern, so that the threads spread over several depths instead
-/// of all searching the same tree. The pattern (skip sizes and phases by
-/// helper) is the one Stockfish 8 published.
-pub fn skips_depth(thread_index: usize, depth: u32) -> bool {
-    const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
-    const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
-    if thread_index == 0 || depth == 1 {
-        return false;
-    }
-    let i = (thread_index - 1) % SKIP_SIZE.len();
-    !((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]).is_multiple_of(2)
-}
-
-/// Writes the search result of `worker`'s root position as UCI strings.
-pub fn result_to_uci(board: &Board, result: &SearchResult) -> (Option<String>, Option<String>) {
-    let best = result.best.map(|m| board.move_to_uci(m));
-    let ponder = result.best.zip(result.ponder).map(|(b, p)| {
-        let mut after = board.clone();
-        after.make(b);
-        after.move_to_uci(p)
-    });
-    (best, ponder)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::result_to_uci;
     use shakmaty::CastlingMode;
 
     fn search(fen: &str, depth: u32) -> (SearchResult, Option<String>) {
@@ -1449,7 +1272,7 @@ mod tests {
             &tt,
             &shared,
             &mut tables,
-            SearchParams::depth(depth),
+            SearchSetup::depth(depth),
             None,
         );
         let result = worker.search();
@@ -1468,9 +1291,9 @@ mod tests {
         }
         let shared = SharedState::default();
         let mut tables = ThreadTables::default();
-        let params = SearchParams {
+        let params = SearchSetup {
             nodes: Some(nodes),
-            ..SearchParams::depth(20)
+            ..SearchSetup::depth(20)
         };
         let result = Worker::new(board.clone(), &tt, &shared, &mut tables, params, None).search();
         let best = result_to_uci(&board, &result).0;
@@ -1512,9 +1335,9 @@ mod tests {
         let tt = TranspositionTable::new(1).unwrap();
         let shared = SharedState::default();
         let mut tables = ThreadTables::default();
-        let params = SearchParams {
+        let params = SearchSetup {
             mate: Some(u32::MAX),
-            ..SearchParams::depth(30)
+            ..SearchSetup::depth(30)
         };
         let result = Worker::new(board, &tt, &shared, &mut tables, params, None).search();
         assert_eq!(result.score, MATE - 1);

@@ -5,19 +5,13 @@
 //! that a game (and the bench) plays out the same whatever came before.
 
 use crate::correction::CorrectionHistory;
-use crate::movepick::{CaptureHistory, ContinuationHistory, CounterMoves, History};
+use crate::history::Histories;
 
 /// A search thread's private tables that outlive one search.
 #[derive(Default)]
 pub struct ThreadTables {
-    /// Butterfly history of quiet moves.
-    pub history: History,
-    /// History of captures and promotions.
-    pub capture_history: CaptureHistory,
-    /// Continuation history of quiet moves after earlier moves.
-    pub continuation: ContinuationHistory,
-    /// The last quiet refutation of each move.
-    pub counters: CounterMoves,
+    /// The move-ordering histories.
+    pub histories: Histories,
     /// Average errors of the static evaluation per pawn structure.
     pub correction: CorrectionHistory,
 }

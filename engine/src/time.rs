@@ -9,6 +9,7 @@
 //! time plus the increment, so that one long iteration cannot eat the
 //! time of several later moves.
 
+use shakmaty::Color;
 use std::time::Duration;
 
 /// How the clock of the side to move runs.
@@ -211,6 +212,64 @@ impl TimeBudget {
                     hard: main.hard.map(|t| t + free),
                 }
             }
+        }
+    }
+}
+
+/// What the `go` command asked for, before it is turned into a time budget.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// White's clock in ms (`wtime`).
+    pub white_time: Option<i64>,
+    /// Black's clock in ms (`btime`).
+    pub black_time: Option<i64>,
+    /// White's increment in ms (`winc`).
+    pub white_increment: Option<i64>,
+    /// Black's increment in ms (`binc`).
+    pub black_increment: Option<i64>,
+    /// Moves to the next time control (`movestogo`).
+    pub moves_to_go: Option<u32>,
+    /// Search exactly this long, in ms (`movetime`).
+    pub move_time: Option<i64>,
+    /// Maximum depth (`depth`).
+    pub depth: Option<u32>,
+    /// Maximum nodes (`nodes`).
+    pub nodes: Option<u64>,
+    /// Look for a mate in this many moves (`mate`).
+    pub mate: Option<u32>,
+    /// Search until `stop` (`infinite`).
+    pub infinite: bool,
+    /// Search in the opponent's time until `ponderhit` or `stop` (`ponder`).
+    pub ponder: bool,
+    /// Only these root moves, in UCI notation (`searchmoves`).
+    pub search_moves: Vec<String>,
+}
+
+impl Limits {
+    /// The time control that applies to the side to move.
+    /// `delay_ms` is the `Clock Delay` option (UCI has no field for it).
+    pub fn time_control(&self, turn: Color, delay_ms: u64) -> TimeControl {
+        if self.infinite {
+            return TimeControl::Unlimited;
+        }
+        if let Some(ms) = self.move_time {
+            return TimeControl::MoveTime(Duration::from_millis(ms.max(1) as u64));
+        }
+        let (time, increment) = match turn {
+            Color::White => (self.white_time, self.white_increment),
+            Color::Black => (self.black_time, self.black_increment),
+        };
+        let any_clock = self.white_time.is_some() || self.black_time.is_some();
+        match time {
+            Some(ms) => TimeControl::Clock(Clock::from_go(
+                ms,
+                increment.unwrap_or(0),
+                self.moves_to_go,
+                delay_ms,
+            )),
+            None if any_clock => TimeControl::Missing,
+            // Only depth, nodes or mate limits, or a bare `go`: no clock.
+            None => TimeControl::Unlimited,
         }
     }
 }

@@ -16,9 +16,9 @@
 use clap::{ArgGroup, Args, ValueEnum};
 use crossbeam::channel::unbounded;
 use indicatif::{ProgressBar, ProgressStyle};
+use sessa_engine::engine::DEFAULT_HASH_MB;
 use sessa_engine::epd::{EpdFile, EpdLineError, EpdRecord};
 use sessa_engine::syzygy::Tablebases;
-use sessa_engine::threads::DEFAULT_HASH_MB;
 use sessa_engine::{Engine, Limits, ReportedScore, SearchEvent};
 use shakmaty::Move;
 use shakmaty::san::SanPlus;

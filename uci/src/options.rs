@@ -145,15 +145,13 @@ impl EngineOption {
     pub fn kind(self) -> OptionKind {
         let spin = |default: i64, min: i64, max: i64| OptionKind::Spin { default, min, max };
         match self {
-            EngineOption::Hash => spin(
-                sessa_engine::threads::DEFAULT_HASH_MB as i64,
-                1,
-                MAX_HASH_MB,
-            ),
+            EngineOption::Hash => {
+                spin(sessa_engine::engine::DEFAULT_HASH_MB as i64, 1, MAX_HASH_MB)
+            }
             EngineOption::Threads => spin(1, 1, sessa_engine::threads::MAX_THREADS as i64),
             EngineOption::ClearHash => OptionKind::Button,
             EngineOption::MoveOverhead => spin(
-                sessa_engine::threads::DEFAULT_MOVE_OVERHEAD_MS as i64,
+                sessa_engine::engine::DEFAULT_MOVE_OVERHEAD_MS as i64,
                 0,
                 5000,
             ),

@@ -12,10 +12,10 @@ use sessa_engine::draw::game_state;
 use sessa_engine::nnue::{Accumulator, Kernel, Network};
 use sessa_engine::perft::divide;
 use sessa_engine::score::ReportedScore;
-use sessa_engine::search::{Limits, SearchEvent, SearchInfo};
 use sessa_engine::syzygy::Tablebases;
 use sessa_engine::tt::Bound;
 use sessa_engine::{Board, Engine, Repair};
+use sessa_engine::{Limits, SearchEvent, SearchInfo};
 use shakmaty::{CastlingMode, Color, Position};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -550,7 +550,7 @@ impl Session {
             .unwrap_or(sessa_engine::bench::DEFAULT_DEPTH);
         let report = sessa_engine::bench::run(
             depth,
-            sessa_engine::threads::DEFAULT_HASH_MB,
+            sessa_engine::engine::DEFAULT_HASH_MB,
             self.engine.threads(),
         );
         self.send(&format!("{} nodes {} nps", report.nodes, report.nps()));

@@ -29,7 +29,7 @@ use sessa_engine::Board;
 use sessa_engine::draw::{GameState, game_state};
 use sessa_engine::nnue::Network;
 use sessa_engine::score::MATE_BOUND;
-use sessa_engine::search::{SearchParams, SearchResult, SharedState, Worker};
+use sessa_engine::search::{SearchResult, SearchSetup, SharedState, Worker};
 use sessa_engine::tables::ThreadTables;
 use sessa_engine::tt::TranspositionTable;
 use shakmaty::{Bitboard, CastlingMode, Color, Position, Role};
@@ -238,10 +238,10 @@ fn search(
 ) -> SearchResult {
     tt.new_search();
     let shared = SharedState::default();
-    let params = SearchParams {
+    let params = SearchSetup {
         nodes: Some(args.hard_nodes.max(args.soft_nodes)),
         soft_nodes: Some(args.soft_nodes),
-        ..SearchParams::depth(64)
+        ..SearchSetup::depth(64)
     };
     Worker::new(board.clone(), tt, &shared, tables, params, None).search()
 }
