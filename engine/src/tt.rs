@@ -11,7 +11,8 @@
 
 use crate::score::{Score, TB_WIN_BOUND};
 use shakmaty::{Move, MoveList};
-use std::alloc::{Layout, alloc_zeroed};
+use std::alloc::Layout;
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// Entries per bucket.
@@ -65,7 +66,7 @@ struct Bucket {
 
 /// The shared transposition table.
 pub struct TranspositionTable {
-    buckets: Box<[Bucket]>,
+    buckets: BucketMemory,
     megabytes: usize,
     generation: AtomicU8,
 }
@@ -83,25 +84,189 @@ impl std::fmt::Display for AllocationError {
     }
 }
 
-/// Allocates `count` zeroed buckets. The operating system hands out zeroed
-/// pages lazily, so even a table of many gigabytes is ready at once.
-fn zeroed_buckets(count: usize) -> Option<Box<[Bucket]>> {
-    let layout = Layout::array::<Bucket>(count).ok()?;
-    if layout.size() == 0 {
-        return None;
+/// The table's memory: `count` zeroed buckets.
+///
+/// On Unix it is anonymous memory mapped directly from the operating system,
+/// which hands out zeroed pages only when they are first touched: a table of
+/// many gigabytes is ready at once. On Linux the mapping is aligned to 2 MB
+/// and transparent huge pages are asked for, which spares the search most
+/// TLB misses on a large table, and a background thread has the kernel back
+/// the pages of a large table (without touching their contents) so that the
+/// first search does not pay for every page it reaches. Elsewhere the memory
+/// comes from the global allocator, zeroed.
+struct BucketMemory {
+    buckets: NonNull<Bucket>,
+    count: usize,
+    #[cfg(target_os = "linux")]
+    prefault: Option<Prefault>,
+}
+
+// SAFETY: the memory is owned by this value alone and holds only atomics.
+unsafe impl Send for BucketMemory {}
+// SAFETY: shared access only hands out `&[Bucket]`, which is `Sync`.
+unsafe impl Sync for BucketMemory {}
+
+/// Huge pages on x86-64 and AArch64 Linux are 2 MB.
+#[cfg(target_os = "linux")]
+const HUGE_PAGE_BYTES: usize = 2 << 20;
+/// Tables from this size on have their pages backed in the background.
+#[cfg(target_os = "linux")]
+const PREFAULT_MIN_BYTES: usize = 256 << 20;
+/// The background thread backs this much memory between two looks at its stop flag.
+#[cfg(target_os = "linux")]
+const PREFAULT_CHUNK_BYTES: usize = 16 << 20;
+
+/// A thread that asks the kernel to back a mapping's pages, writable, as a
+/// write would, without changing the memory (`MADV_POPULATE_WRITE`, Linux
+/// 5.14 and later; on older kernels it ends at once and the pages come in
+/// as the search touches them). Searches may read and write the table
+/// meanwhile.
+#[cfg(target_os = "linux")]
+struct Prefault {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+#[cfg(target_os = "linux")]
+impl Prefault {
+    fn start(address: usize, length: usize) -> Prefault {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopped = std::sync::Arc::clone(&stop);
+        let thread = std::thread::Builder::new()
+            .name("hash-prefault".to_string())
+            .spawn(move || {
+                for offset in (0..length).step_by(PREFAULT_CHUNK_BYTES) {
+                    if stopped.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let chunk = PREFAULT_CHUNK_BYTES.min(length - offset);
+                    // SAFETY: the range lies inside the mapping, which stays
+                    // mapped until this thread has been joined; populating
+                    // changes no byte of it.
+                    let result = unsafe {
+                        libc::madvise(
+                            (address + offset) as *mut libc::c_void,
+                            chunk,
+                            libc::MADV_POPULATE_WRITE,
+                        )
+                    };
+                    if result != 0 {
+                        return;
+                    }
+                }
+            })
+            .expect("spawning the hash prefault thread");
+        Prefault { stop, thread }
     }
-    // SAFETY: the layout has a non-zero size. A bucket is only atomics, for
-    // which all-zero bytes are a valid value, so the zeroed memory is a valid
-    // `[Bucket; count]`, allocated by the global allocator with exactly the
-    // layout that `Box<[Bucket]>` frees it with.
-    unsafe {
-        let ptr = alloc_zeroed(layout).cast::<Bucket>();
-        if ptr.is_null() {
+
+    /// Stops the thread and waits for it, so that the memory may go.
+    fn finish(self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let _ = self.thread.join();
+    }
+}
+
+impl BucketMemory {
+    /// `count` zeroed buckets, or `None` when the memory cannot be had.
+    fn zeroed(count: usize) -> Option<BucketMemory> {
+        let layout = Layout::array::<Bucket>(count).ok()?;
+        if layout.size() == 0 {
             return None;
         }
-        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
-            ptr, count,
-        )))
+        let buckets = Self::map(layout)?;
+        Some(BucketMemory {
+            buckets,
+            count,
+            #[cfg(target_os = "linux")]
+            prefault: (layout.size() >= PREFAULT_MIN_BYTES)
+                .then(|| Prefault::start(buckets.as_ptr() as usize, layout.size())),
+        })
+    }
+
+    #[cfg(unix)]
+    fn map(layout: Layout) -> Option<NonNull<Bucket>> {
+        #[cfg(target_os = "linux")]
+        let (align, extra) = (HUGE_PAGE_BYTES, HUGE_PAGE_BYTES);
+        #[cfg(not(target_os = "linux"))]
+        let (align, extra) = (layout.align(), 0);
+        let length = layout.size().checked_add(extra)?;
+        // SAFETY: an anonymous private mapping at an address of the kernel's
+        // choosing touches no existing memory; failure is checked below.
+        let start = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                length,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if start == libc::MAP_FAILED {
+            return None;
+        }
+        let start = start as usize;
+        let aligned = start.next_multiple_of(align);
+        let end = start + length;
+        // SAFETY: the parts before `aligned` and after the table lie inside
+        // the mapping just made and are not used; unmapping them keeps only
+        // the aligned table mapped.
+        unsafe {
+            if aligned > start {
+                libc::munmap(start as *mut libc::c_void, aligned - start);
+            }
+            let table_end = aligned + layout.size();
+            if end > table_end {
+                libc::munmap(table_end as *mut libc::c_void, end - table_end);
+            }
+            #[cfg(target_os = "linux")]
+            libc::madvise(
+                aligned as *mut libc::c_void,
+                layout.size(),
+                libc::MADV_HUGEPAGE,
+            );
+        }
+        NonNull::new(aligned as *mut Bucket)
+    }
+
+    #[cfg(not(unix))]
+    fn map(layout: Layout) -> Option<NonNull<Bucket>> {
+        // SAFETY: the layout has a non-zero size (checked by the caller).
+        NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Bucket>())
+    }
+
+    fn layout(&self) -> Layout {
+        Layout::array::<Bucket>(self.count).expect("the layout of an allocated table")
+    }
+}
+
+impl std::ops::Deref for BucketMemory {
+    type Target = [Bucket];
+
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: the memory holds `count` buckets, zeroed when made (all-zero
+        // atomics are valid values), and lives as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.buckets.as_ptr(), self.count) }
+    }
+}
+
+impl Drop for BucketMemory {
+    fn drop(&mut self) {
+        #[cfg(target_os = "linux")]
+        if let Some(prefault) = self.prefault.take() {
+            prefault.finish();
+        }
+        let layout = self.layout();
+        // SAFETY: the memory was mapped (or allocated) by `map` with this
+        // layout and is released once, here.
+        #[cfg(unix)]
+        unsafe {
+            libc::munmap(self.buckets.as_ptr().cast(), layout.size());
+        }
+        #[cfg(not(unix))]
+        unsafe {
+            std::alloc::dealloc(self.buckets.as_ptr().cast(), layout);
+        }
     }
 }
 
@@ -162,7 +327,7 @@ impl TranspositionTable {
     pub fn new(megabytes: usize) -> Result<TranspositionTable, AllocationError> {
         let megabytes = megabytes.max(1);
         let buckets =
-            zeroed_buckets(bucket_count(megabytes)).ok_or(AllocationError { megabytes })?;
+            BucketMemory::zeroed(bucket_count(megabytes)).ok_or(AllocationError { megabytes })?;
         Ok(TranspositionTable {
             buckets,
             megabytes,
@@ -178,16 +343,17 @@ impl TranspositionTable {
     /// Changes the size; the contents are lost. Nothing happens when the size
     /// is unchanged. The new table is allocated while the old one still
     /// exists, so that on failure the old one is kept with its contents.
-    /// Zeroed pages are only promised, not touched, so on systems that
-    /// check each allocation against the memory there is (Linux by default)
-    /// this needs no more than the new size.
+    /// Zeroed pages are only promised, not touched (see [`BucketMemory`]),
+    /// so this takes no time whatever the size, and on systems that check
+    /// each allocation against the memory there is (Linux by default) it
+    /// needs no more than the new size.
     pub fn resize(&mut self, megabytes: usize) -> Result<(), AllocationError> {
         let megabytes = megabytes.max(1);
         if megabytes == self.megabytes {
             return Ok(());
         }
         let buckets =
-            zeroed_buckets(bucket_count(megabytes)).ok_or(AllocationError { megabytes })?;
+            BucketMemory::zeroed(bucket_count(megabytes)).ok_or(AllocationError { megabytes })?;
         self.buckets = buckets;
         self.megabytes = megabytes;
         Ok(())
@@ -202,9 +368,11 @@ impl TranspositionTable {
                 word.store(0, Ordering::Relaxed);
             }
         } else {
-            self.buckets = Box::new([]);
-            self.buckets = zeroed_buckets(bucket_count(self.megabytes))
-                .expect("reallocating a table of the size just freed");
+            let count = self.buckets.len();
+            // The old memory goes first, so that both never exist at once.
+            self.buckets = BucketMemory::zeroed(1).expect("one bucket of memory");
+            self.buckets =
+                BucketMemory::zeroed(count).expect("reallocating a table of the size just freed");
         }
         self.generation.store(0, Ordering::Relaxed);
     }
@@ -394,6 +562,26 @@ mod tests {
         assert!(tt.hashfull() <= 1000);
         tt.clear();
         assert!(tt.probe(99, 0).is_none());
+    }
+
+    #[test]
+    fn a_large_table_works_from_its_first_to_its_last_bucket() {
+        // Large enough to be backed in the background while it is used,
+        // cleared and dropped.
+        let mut tt = TranspositionTable::new(512).unwrap();
+        let (first, last) = (0, u64::MAX);
+        tt.store(first, 0, 0, 11, 0, 3, Bound::Exact);
+        tt.store(last, 0, 0, -22, 0, 4, Bound::Lower);
+        assert_eq!(tt.probe(first, 0).unwrap().score, 11);
+        assert_eq!(tt.probe(last, 0).unwrap().score, -22);
+        tt.clear();
+        assert!(tt.probe(first, 0).is_none() && tt.probe(last, 0).is_none());
+        tt.store(last, 0, 0, 33, 0, 4, Bound::Upper);
+        assert_eq!(tt.probe(last, 0).unwrap().score, 33);
+        tt.resize(300).unwrap();
+        assert!(tt.probe(last, 0).is_none());
+        // The buckets are cache-line aligned, as the table's layout assumes.
+        assert_eq!(tt.buckets.as_ptr() as usize % 64, 0);
     }
 
     #[test]
