@@ -8,9 +8,8 @@ mod options;
 mod uci;
 
 use clap::{Parser, Subcommand};
-use rayon::prelude::*;
 use sessa_engine::bench::{self, DEFAULT_DEPTH};
-use sessa_engine::perft::perft;
+use sessa_engine::perft::divide;
 use sessa_engine::threads::{DEFAULT_HASH_MB, MAX_THREADS};
 use sessa_engine::{Board, START_FEN};
 use shakmaty::CastlingMode;
@@ -99,7 +98,7 @@ fn run_bench(depth: u32, threads: usize, hash: usize) {
     println!("{} nodes {} nps", report.nodes, report.nps());
 }
 
-fn run_perft(depth: u32, fen: &str, divide: bool, chess960: bool) -> ExitCode {
+fn run_perft(depth: u32, fen: &str, divide_by_move: bool, chess960: bool) -> ExitCode {
     let board = match Board::from_fen_repaired(fen, CastlingMode::from_chess960(chess960)) {
         Ok((board, repairs)) => {
             for repair in repairs {
@@ -113,31 +112,15 @@ fn run_perft(depth: u32, fen: &str, divide: bool, chess960: bool) -> ExitCode {
         }
     };
     let start = Instant::now();
-    let moves: Vec<_> = board.legal_moves().into_iter().collect();
-    let counts: Vec<(String, u64)> = if depth == 0 {
-        Vec::new()
-    } else {
-        moves
-            .par_iter()
-            .map(|&m| {
-                let mut child = board.clone();
-                child.make(m);
-                (board.move_to_uci(m), perft(&mut child, depth - 1))
-            })
-            .collect()
-    };
-    let total: u64 = if depth == 0 {
-        1
-    } else {
-        counts.iter().map(|(_, n)| n).sum()
-    };
+    let split = divide(&board, depth);
     let elapsed = start.elapsed();
-    if divide {
-        for (mv, count) in &counts {
+    if divide_by_move {
+        for (mv, count) in &split.moves {
             println!("{mv}: {count}");
         }
         println!();
     }
+    let total = split.total;
     let nps = total as u128 * 1_000_000_000 / elapsed.as_nanos().max(1);
     println!("{total} nodes {} ms {nps} nps", elapsed.as_millis());
     ExitCode::SUCCESS

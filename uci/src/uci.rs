@@ -207,7 +207,7 @@ impl Session {
             "quit" => return Flow::Quit,
             "d" => self.display(),
             "eval" => self.eval(),
-            "perft" => self.perft(args),
+            "perft" => self.perft("perft", args),
             "bench" => self.bench(args),
             // Other protocols' commands (xboard, protover, ...) and unknown words.
             _ => {
@@ -520,27 +520,29 @@ impl Session {
         }
     }
 
-    fn perft(&mut self, args: &[&str]) {
-        let Some(depth) = args.first().and_then(|d| d.parse::<u32>().ok()) else {
-            return self.error("perft needs a depth");
+    /// Counts the leaves `depth` plies below the position, per root move
+    /// and in all, as Stockfish prints them; `command` names the command in
+    /// error messages.
+    fn perft(&mut self, command: &str, args: &[&str]) {
+        let depth = match args {
+            [depth] => depth.parse::<u32>().ok(),
+            _ => None,
         };
-        if !self.has_position("perft") {
+        let Some(depth) = depth else {
+            return self.error(format!(
+                "{command} needs a depth (a whole number), got '{}'",
+                args.join(" ")
+            ));
+        };
+        if !self.has_position(command) {
             return;
         }
-        let mut board = self.engine.board().clone();
-        let start = Instant::now();
-        let split = divide(&mut board, depth);
-        for (mv, count) in &split {
+        let split = divide(self.engine.board(), depth);
+        for (mv, count) in &split.moves {
             self.send(&format!("{mv}: {count}"));
         }
-        let total: u64 = split.iter().map(|(_, n)| n).sum();
-        let ms = start.elapsed().as_millis().max(1);
         self.send("");
-        self.send(&format!(
-            "Nodes searched: {total} ({} ms, {} nps)",
-            ms,
-            total as u128 * 1000 / ms
-        ));
+        self.send(&format!("Nodes searched: {}", split.total));
     }
 
     fn bench(&mut self, args: &[&str]) {
