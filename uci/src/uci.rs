@@ -391,6 +391,9 @@ impl Session {
     }
 
     fn go(&mut self, args: &[&str], received: Instant) {
+        if let Some((&"perft", depth)) = args.split_first() {
+            return self.perft("go perft", depth);
+        }
         if !self.has_position("go") {
             // The answer goes through the event channel, after whatever a
             // search still running reports, so that each `go` gets its own

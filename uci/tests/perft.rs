@@ -1,6 +1,6 @@
 //! `sessa perft --fen`: an imperfect but playable FEN is counted as repaired,
 //! with a note on stderr; an unplayable one is an error exit. The subcommand
-//! and the UCI `perft` command count alike.
+//! and the UCI `perft` command count alike; `go perft` answers as `perft`.
 
 mod common;
 
@@ -132,4 +132,56 @@ fn subcommand_and_uci_command_agree() {
             assert_eq!(uci_moves.len(), moves, "{fen} depth {depth}");
         }
     }
+}
+
+/// Sends `go perft <depth>` and checks the split, the total and that no
+/// `bestmove` follows.
+fn go_perft(engine: &mut Engine, fen: &str, depth: u32, moves: usize, total: u64) {
+    engine.send(&format!("position fen {fen}"));
+    engine.send(&format!("go perft {depth}"));
+    let (last, before) = engine.expect(
+        |l| l.starts_with("Nodes searched: "),
+        Duration::from_secs(60),
+    );
+    assert_eq!(last, format!("Nodes searched: {total}"));
+    let split = split_lines(before.iter().map(String::as_str));
+    assert_eq!(split.len(), moves, "{before:?}");
+    let sum: u64 = split
+        .iter()
+        .map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    if depth > 0 {
+        assert_eq!(sum, total);
+    }
+    engine.send("isready");
+    let (_, between) = engine.expect(|l| l == "readyok", common::PROMPT);
+    assert!(between.is_empty(), "{between:?}");
+}
+
+#[test]
+fn go_perft_counts_like_perft_without_bestmove() {
+    let mut engine = Engine::start();
+    go_perft(&mut engine, START, 4, 20, 197_281);
+    go_perft(&mut engine, KIWIPETE, 3, 48, 97_862);
+    go_perft(&mut engine, KIWIPETE, 0, 0, 1);
+    engine.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(200));
+}
+
+#[test]
+fn go_perft_without_a_depth_is_an_error() {
+    let mut engine = Engine::start();
+    for command in ["go perft", "go perft four", "go perft -1", "go perft 2 3"] {
+        engine.send(command);
+        let (line, before) = engine.expect(|l| l.starts_with("info string"), common::PROMPT);
+        assert!(
+            line.starts_with("info string error: go perft needs a depth"),
+            "{command}: {line}"
+        );
+        assert!(before.is_empty(), "{command}: {before:?}");
+        engine.ready();
+    }
+    engine.assert_no(
+        |l| l.starts_with("bestmove") || l.starts_with("info depth"),
+        Duration::from_millis(200),
+    );
 }
