@@ -15,6 +15,7 @@ use sessa_engine::score::ReportedScore;
 use sessa_engine::search::{Limits, SearchEvent, SearchInfo};
 use sessa_engine::syzygy::Tablebases;
 use sessa_engine::tt::Bound;
+use sessa_engine::wdl::Wdl;
 use sessa_engine::{Board, Engine, Repair};
 use shakmaty::{CastlingMode, Color, Position};
 use std::io::{BufRead, Write};
@@ -418,8 +419,50 @@ impl Session {
         if self.debug {
             self.send(&format!("info string go {limits:?}"));
         }
+        self.report_game_over();
         self.engine
             .go_since(&limits, self.events_tx.clone(), received);
+    }
+
+    /// When the side to move has no legal move, the search has nothing to
+    /// report before its `bestmove (none)`: says the score of the game's end,
+    /// `mate 0` when mated and `cp 0` when stalemated. What an earlier search
+    /// still has to report goes out first.
+    fn report_game_over(&mut self) {
+        let board = self.engine.board();
+        if !board.legal_moves().is_empty() {
+            return;
+        }
+        let (score, wdl) = if board.position().is_check() {
+            (
+                "mate 0",
+                Wdl {
+                    win: 0,
+                    draw: 0,
+                    loss: 1000,
+                },
+            )
+        } else {
+            (
+                "cp 0",
+                Wdl {
+                    win: 0,
+                    draw: 1000,
+                    loss: 0,
+                },
+            )
+        };
+        self.engine.stop();
+        self.engine.wait();
+        while let Ok(event) = self.events_rx.try_recv() {
+            self.report(event);
+        }
+        let wdl = if self.show_wdl {
+            format_wdl(wdl)
+        } else {
+            String::new()
+        };
+        self.send(&format!("info depth 0 score {score}{wdl}"));
     }
 
     fn display(&mut self) {
@@ -692,7 +735,7 @@ pub fn format_info(info: &SearchInfo, show_wdl: bool) -> String {
         Bound::Upper => " upperbound",
     };
     let wdl = if show_wdl {
-        format!(" wdl {} {} {}", info.wdl.win, info.wdl.draw, info.wdl.loss)
+        format_wdl(info.wdl)
     } else {
         String::new()
     };
@@ -708,6 +751,11 @@ pub fn format_info(info: &SearchInfo, show_wdl: bool) -> String {
         info.time_ms,
         info.pv.join(" ")
     )
+}
+
+/// The ` wdl W D L` part of an `info` line.
+fn format_wdl(wdl: Wdl) -> String {
+    format!(" wdl {} {} {}", wdl.win, wdl.draw, wdl.loss)
 }
 
 #[cfg(test)]

@@ -156,6 +156,57 @@ fn no_legal_move_gives_bestmove_none() {
 }
 
 #[test]
+fn game_over_roots_report_their_score() {
+    let mut e = Engine::start();
+    // A search still running reports first; then the score of the game's end.
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go depth 3");
+    let (first, _, _) = e.bestmove(PROMPT);
+    assert_ne!(first, "(none)");
+    let (best, _, lines) = e.bestmove(PROMPT);
+    assert_eq!(best, "(none)");
+    assert_eq!(lines, ["info depth 0 score mate 0"]);
+    for (show_wdl, fen, expected) in [
+        // Fool's mate: White is checkmated.
+        (
+            false,
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "info depth 0 score mate 0",
+        ),
+        // Black is stalemated.
+        (
+            false,
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "info depth 0 score cp 0",
+        ),
+        (
+            true,
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "info depth 0 score mate 0 wdl 0 0 1000",
+        ),
+        (
+            true,
+            "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+            "info depth 0 score mate 0 wdl 0 0 1000",
+        ),
+        (
+            true,
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "info depth 0 score cp 0 wdl 0 1000 0",
+        ),
+    ] {
+        e.send(&format!("setoption name UCI_ShowWDL value {show_wdl}"));
+        e.send(&format!("position fen {fen}"));
+        e.send("go movetime 1000");
+        let (best, _, lines) = e.bestmove(PROMPT);
+        assert_eq!(best, "(none)", "{fen}");
+        assert_eq!(lines, [expected], "{fen}");
+    }
+}
+
+#[test]
 fn refused_positions_leave_no_position_until_a_valid_one() {
     let mut e = Engine::start();
     let good = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
