@@ -18,6 +18,7 @@ use sessa_engine::tt::Bound;
 use sessa_engine::wdl::Wdl;
 use sessa_engine::{Board, Engine, Repair};
 use shakmaty::{CastlingMode, Color, Position};
+use std::fs::{File, OpenOptions};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -87,6 +88,8 @@ pub struct Session {
     limit_strength: bool,
     /// `UCI_Elo`.
     elo: u32,
+    /// `Debug Log File`, while one is open.
+    log: Option<File>,
 }
 
 impl Default for Session {
@@ -124,6 +127,7 @@ impl Session {
             show_wdl: false,
             limit_strength: false,
             elo: sessa_engine::strength::MIN_ELO,
+            log: None,
         }
     }
 
@@ -160,12 +164,39 @@ impl Session {
     /// Writes one line and flushes it. A failed write means the GUI is gone:
     /// the process ends quietly.
     fn send(&mut self, line: &str) {
+        self.log_line("<< ", line);
         if writeln!(self.out, "{line}")
             .and_then(|()| self.out.flush())
             .is_err()
         {
             std::process::exit(0);
         }
+    }
+
+    /// Appends a line to the `Debug Log File`, if one is open, after `mark`
+    /// (`>> ` for input, `<< ` for output). A failed write is not reported:
+    /// the log must never disturb the conversation.
+    fn log_line(&mut self, mark: &str, line: &str) {
+        if let Some(log) = &mut self.log {
+            let _ = log.write_all(format!("{mark}{line}\n").as_bytes());
+        }
+    }
+
+    /// Opens the `Debug Log File` at `path` for appending, closing the one
+    /// open before; `<empty>` or no path turns logging off. A file that
+    /// cannot be opened is an error and leaves logging off.
+    fn set_debug_log(&mut self, path: &str) -> Result<(), OptionError> {
+        self.log = None;
+        if path.is_empty() || path == EMPTY_PATH {
+            return Ok(());
+        }
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| OptionError(format!("Debug Log File '{path}': {e}; logging off")))?;
+        self.log = Some(file);
+        Ok(())
     }
 
     /// Reports a problem with the input to the GUI without stopping.
@@ -191,6 +222,7 @@ impl Session {
 
     /// Handles one input line, read at `received`.
     pub fn handle(&mut self, line: &str, received: Instant) -> Flow {
+        self.log_line(">> ", line.trim_end_matches(['\r', '\n']));
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, args)) = tokens.split_first() else {
             return Flow::Continue;
@@ -294,6 +326,7 @@ impl Session {
             EngineOption::SyzygyProbeLimit => option.parse_spin(&value).map(|pieces| {
                 self.engine.tablebase_options_mut().probe_limit = pieces as usize;
             }),
+            EngineOption::DebugLogFile => self.set_debug_log(&value),
         };
         if let Err(e) = result {
             self.error(e);
