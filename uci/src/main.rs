@@ -7,8 +7,9 @@ mod fuzz;
 mod options;
 mod uci;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use sessa_engine::bench::{self, DEFAULT_DEPTH};
+use sessa_engine::nnue::{Kernel, Network};
 use sessa_engine::perft::divide;
 use sessa_engine::threads::{DEFAULT_HASH_MB, MAX_THREADS};
 use sessa_engine::{Board, START_FEN};
@@ -58,8 +59,55 @@ enum Command {
     Epd(epd::EpdArgs),
 }
 
+/// CPU features a binary may be compiled for that matter to the engine:
+/// bit counting and scans (board), vector instructions (network).
+const TARGET_FEATURES: [(&str, bool); 13] = [
+    ("sse2", cfg!(target_feature = "sse2")),
+    ("sse3", cfg!(target_feature = "sse3")),
+    ("ssse3", cfg!(target_feature = "ssse3")),
+    ("sse4.1", cfg!(target_feature = "sse4.1")),
+    ("sse4.2", cfg!(target_feature = "sse4.2")),
+    ("popcnt", cfg!(target_feature = "popcnt")),
+    ("lzcnt", cfg!(target_feature = "lzcnt")),
+    ("bmi1", cfg!(target_feature = "bmi1")),
+    ("bmi2", cfg!(target_feature = "bmi2")),
+    ("avx", cfg!(target_feature = "avx")),
+    ("avx2", cfg!(target_feature = "avx2")),
+    ("avx512f", cfg!(target_feature = "avx512f")),
+    ("neon", cfg!(target_feature = "neon")),
+];
+
+/// What `sessa --version` prints after the name: the version, the target
+/// features compiled in, the network kernel chosen on this CPU and the
+/// network built in.
+fn long_version() -> String {
+    let features: Vec<&str> = TARGET_FEATURES
+        .iter()
+        .filter(|(_, on)| *on)
+        .map(|(name, _)| *name)
+        .collect();
+    let features = if features.is_empty() {
+        "none".to_string()
+    } else {
+        features.join(" ")
+    };
+    let kernel = match Kernel::detect() {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2 => "AVX2",
+        Kernel::Portable => "portable",
+    };
+    format!(
+        "{}\ntarget: {} {}\ntarget features: {features}\nnetwork kernel: {kernel} (chosen at run time)\nnetwork: {}",
+        env!("CARGO_PKG_VERSION"),
+        std::env::consts::ARCH,
+        std::env::consts::OS,
+        Network::embedded().file_name()
+    )
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().long_version(long_version()).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     match cli.command {
         None => {
             uci::Session::new().run();

@@ -17,7 +17,10 @@ fn handshake_lists_identity_and_options() {
     let mut e = Engine::spawn();
     e.send("uci");
     let (_, lines) = e.expect(|l| l == "uciok", Duration::from_secs(5));
-    assert!(lines.iter().any(|l| l.starts_with("id name Sessa ")));
+    assert_eq!(
+        lines[0],
+        format!("id name Sessa {}", env!("CARGO_PKG_VERSION"))
+    );
     assert!(lines.iter().any(|l| l.starts_with("id author ")));
     for option in [
         "Hash",
@@ -153,6 +156,55 @@ fn no_legal_move_gives_bestmove_none() {
         e.send("go wtime 1000 btime 1000");
         assert_eq!(e.bestmove(PROMPT).0, "(none)");
     }
+}
+
+#[test]
+fn version_names_the_build() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_sessa"))
+        .arg("--version")
+        .output()
+        .expect("running sessa --version");
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], format!("sessa {}", env!("CARGO_PKG_VERSION")));
+    let features: Vec<&str> = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("target features: "))
+        .unwrap_or_else(|| panic!("no target features in {text}"))
+        .split(' ')
+        .collect();
+    // The tests are compiled with the binary's flags.
+    for (feature, compiled_in) in [
+        ("popcnt", cfg!(target_feature = "popcnt")),
+        ("sse4.2", cfg!(target_feature = "sse4.2")),
+        ("avx2", cfg!(target_feature = "avx2")),
+        ("bmi2", cfg!(target_feature = "bmi2")),
+    ] {
+        assert_eq!(
+            features.contains(&feature),
+            compiled_in,
+            "{feature}: {text}"
+        );
+    }
+    #[cfg(target_arch = "x86_64")]
+    let kernel = if std::arch::is_x86_feature_detected!("avx2") {
+        "AVX2"
+    } else {
+        "portable"
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let kernel = "portable";
+    assert!(
+        lines.contains(&format!("network kernel: {kernel} (chosen at run time)").as_str()),
+        "{text}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("network: sessa-") && l.ends_with(".nnue")),
+        "{text}"
+    );
 }
 
 #[test]
