@@ -2,15 +2,23 @@
 //! a move with its key update, the evaluation network (from scratch and with
 //! incremental updates), quiescence search and a fixed-depth search.
 
-use bench::bench_boards;
 use criterion::{Criterion, criterion_group, criterion_main};
 use sessa_engine::Board;
+use sessa_engine::bench::BENCH_POSITIONS;
 use sessa_engine::nnue::{Accumulator, AccumulatorStack, Kernel, Network};
 use sessa_engine::search::{SearchSetup, SharedState, Worker};
 use sessa_engine::tables::ThreadTables;
 use sessa_engine::tt::TranspositionTable;
-use shakmaty::Position;
+use shakmaty::{CastlingMode, Position};
 use std::hint::black_box;
+
+/// The positions of `sessa bench`, parsed: the fixed set every benchmark runs on.
+fn bench_boards() -> Vec<Board> {
+    BENCH_POSITIONS
+        .iter()
+        .map(|fen| Board::from_fen(fen, CastlingMode::Standard).expect("bench FENs are valid"))
+        .collect()
+}
 
 fn movegen(c: &mut Criterion) {
     let boards = bench_boards();

@@ -1,18 +1,18 @@
-//! Shared fixtures for Sessa's criterion benchmarks, the trainer of its
-//! evaluation network (`train`, driven by the `train` binary), and the fit of
-//! its win/draw/loss model (`wdl_fit`, driven by the `wdl_fit` binary).
+//! Sessa's development tools, beside the engine: each is a binary in
+//! `src/bin/` with the same name as its library module where it has one.
+//!
+//! | tool | binary | library |
+//! |---|---|---|
+//! | self-play training data | `datagen` | (in the binary) |
+//! | training the evaluation network | `train`, `rescale` | [`train`] |
+//! | fitting the win/draw/loss model | `wdl_fit` | [`wdl_fit`] |
+//! | micro-benchmarks (criterion) | `cargo bench -p bench` (`benches/engine.rs`) | |
+//! | UCI answer latency | `uci_latency` | |
+//!
+//! [`rng`] is the seedable random generator that `datagen` and `train`
+//! share. How to run each tool is in `bench/README.md`; every measurement is
+//! logged in `bench/RESULTS.md`.
 
-use sessa_engine::Board;
-use sessa_engine::bench::BENCH_POSITIONS;
-use shakmaty::CastlingMode;
-
-/// The positions of `sessa bench`, parsed: the fixed set every micro-benchmark runs on.
-pub fn bench_boards() -> Vec<Board> {
-    BENCH_POSITIONS
-        .iter()
-        .map(|fen| Board::from_fen(fen, CastlingMode::Standard).expect("bench FENs are valid"))
-        .collect()
-}
-
+pub mod rng;
 pub mod train;
 pub mod wdl_fit;

@@ -14,6 +14,7 @@
 //! The data are `bulletformat::ChessBoard` records (32 bytes, side to move
 //! relative), as `datagen` writes them.
 
+use crate::rng::{Rng, shuffle};
 use bulletformat::ChessBoard;
 use rayon::prelude::*;
 use sessa_engine::nnue::{
@@ -123,43 +124,6 @@ pub fn target(record: &ChessBoard, wdl_weight: f32) -> f32 {
     let result = f32::from(record.result) / 2.0;
     let score = sigmoid(f32::from(record.score) / SCALE as f32);
     wdl_weight * result + (1.0 - wdl_weight) * score
-}
-
-/// A small seedable random number generator (SplitMix64).
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from `seed`.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform float in `[-limit, limit)`.
-    fn uniform(&mut self, limit: f32) -> f32 {
-        let unit = (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
-        (2.0 * unit - 1.0) * limit
-    }
-
-    /// A uniform index below `n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
-
-/// Shuffles `items` in place (Fisher–Yates).
-pub fn shuffle<T>(items: &mut [T], rng: &mut Rng) {
-    for i in (1..items.len()).rev() {
-        items.swap(i, rng.below(i + 1));
-    }
 }
 
 impl FloatNetwork {

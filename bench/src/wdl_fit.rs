@@ -353,7 +353,7 @@ mod tests {
         // Outcomes drawn from a model with a = 150 and b = 80 everywhere.
         let a = [0.0, 0.0, 0.0, 150.0];
         let b = [0.0, 0.0, 0.0, 80.0];
-        let mut rng = crate::train::Rng::new(3);
+        let mut rng = crate::rng::Rng::new(3);
         let samples: Vec<Sample> = (0..20_000)
             .map(|i| {
                 let score = (i % 801) as f64 - 400.0;

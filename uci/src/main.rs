@@ -7,11 +7,11 @@ mod fuzz;
 mod options;
 mod uci;
 
-use clap::{Parser, Subcommand};
-use rayon::prelude::*;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use sessa_engine::bench::{self, DEFAULT_DEPTH};
 use sessa_engine::engine::DEFAULT_HASH_MB;
-use sessa_engine::perft::perft;
+use sessa_engine::nnue::{Kernel, Network};
+use sessa_engine::perft::divide;
 use sessa_engine::threads::MAX_THREADS;
 use sessa_engine::{Board, START_FEN};
 use shakmaty::CastlingMode;
@@ -60,8 +60,55 @@ enum Command {
     Epd(epd::EpdArgs),
 }
 
+/// CPU features a binary may be compiled for that matter to the engine:
+/// bit counting and scans (board), vector instructions (network).
+const TARGET_FEATURES: [(&str, bool); 13] = [
+    ("sse2", cfg!(target_feature = "sse2")),
+    ("sse3", cfg!(target_feature = "sse3")),
+    ("ssse3", cfg!(target_feature = "ssse3")),
+    ("sse4.1", cfg!(target_feature = "sse4.1")),
+    ("sse4.2", cfg!(target_feature = "sse4.2")),
+    ("popcnt", cfg!(target_feature = "popcnt")),
+    ("lzcnt", cfg!(target_feature = "lzcnt")),
+    ("bmi1", cfg!(target_feature = "bmi1")),
+    ("bmi2", cfg!(target_feature = "bmi2")),
+    ("avx", cfg!(target_feature = "avx")),
+    ("avx2", cfg!(target_feature = "avx2")),
+    ("avx512f", cfg!(target_feature = "avx512f")),
+    ("neon", cfg!(target_feature = "neon")),
+];
+
+/// What `sessa --version` prints after the name: the version, the target
+/// features compiled in, the network kernel chosen on this CPU and the
+/// network built in.
+fn long_version() -> String {
+    let features: Vec<&str> = TARGET_FEATURES
+        .iter()
+        .filter(|(_, on)| *on)
+        .map(|(name, _)| *name)
+        .collect();
+    let features = if features.is_empty() {
+        "none".to_string()
+    } else {
+        features.join(" ")
+    };
+    let kernel = match Kernel::detect() {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2 => "AVX2",
+        Kernel::Portable => "portable",
+    };
+    format!(
+        "{}\ntarget: {} {}\ntarget features: {features}\nnetwork kernel: {kernel} (chosen at run time)\nnetwork: {}",
+        env!("CARGO_PKG_VERSION"),
+        std::env::consts::ARCH,
+        std::env::consts::OS,
+        Network::embedded().file_name()
+    )
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().long_version(long_version()).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     match cli.command {
         None => {
             uci::Session::new().run();
@@ -100,7 +147,7 @@ fn run_bench(depth: u32, threads: usize, hash: usize) {
     println!("{} nodes {} nps", report.nodes, report.nps());
 }
 
-fn run_perft(depth: u32, fen: &str, divide: bool, chess960: bool) -> ExitCode {
+fn run_perft(depth: u32, fen: &str, divide_by_move: bool, chess960: bool) -> ExitCode {
     let board = match Board::from_fen_repaired(fen, CastlingMode::from_chess960(chess960)) {
         Ok((board, repairs)) => {
             for repair in repairs {
@@ -114,31 +161,15 @@ fn run_perft(depth: u32, fen: &str, divide: bool, chess960: bool) -> ExitCode {
         }
     };
     let start = Instant::now();
-    let moves: Vec<_> = board.legal_moves().into_iter().collect();
-    let counts: Vec<(String, u64)> = if depth == 0 {
-        Vec::new()
-    } else {
-        moves
-            .par_iter()
-            .map(|&m| {
-                let mut child = board.clone();
-                child.make(m);
-                (board.move_to_uci(m), perft(&mut child, depth - 1))
-            })
-            .collect()
-    };
-    let total: u64 = if depth == 0 {
-        1
-    } else {
-        counts.iter().map(|(_, n)| n).sum()
-    };
+    let split = divide(&board, depth);
     let elapsed = start.elapsed();
-    if divide {
-        for (mv, count) in &counts {
+    if divide_by_move {
+        for (mv, count) in &split.moves {
             println!("{mv}: {count}");
         }
         println!();
     }
+    let total = split.total;
     let nps = total as u128 * 1_000_000_000 / elapsed.as_nanos().max(1);
     println!("{total} nodes {} ms {nps} nps", elapsed.as_millis());
     ExitCode::SUCCESS

@@ -50,6 +50,8 @@ pub enum EngineOption {
     Syzygy50MoveRule,
     /// Most pieces of a position the tablebases are probed for.
     SyzygyProbeLimit,
+    /// File to which every line received and sent is appended.
+    DebugLogFile,
 }
 
 /// What kind of value an option takes, with its default, as `uci` declares it.
@@ -79,7 +81,7 @@ pub enum OptionKind {
 }
 
 /// Every option, in the order `uci` lists them.
-pub const OPTIONS: [EngineOption; 17] = [
+pub const OPTIONS: [EngineOption; 18] = [
     EngineOption::Hash,
     EngineOption::Threads,
     EngineOption::ClearHash,
@@ -97,6 +99,7 @@ pub const OPTIONS: [EngineOption; 17] = [
     EngineOption::SyzygyProbeDepth,
     EngineOption::Syzygy50MoveRule,
     EngineOption::SyzygyProbeLimit,
+    EngineOption::DebugLogFile,
 ];
 
 /// The `EvalFile` value that selects the network built into the binary.
@@ -106,7 +109,8 @@ pub const INTERNAL_NETWORK: &str = "<internal>";
 pub const MAX_HASH_MB: i64 = 1 << 20;
 /// Most lines MultiPV offers.
 pub const MAX_MULTIPV: i64 = 256;
-/// The `SyzygyPath` value that stands for no tables, as GUIs show it.
+/// The value of a path option (`SyzygyPath`, `Debug Log File`) that stands
+/// for none, as GUIs show it.
 pub const EMPTY_PATH: &str = "<empty>";
 
 impl EngineOption {
@@ -130,6 +134,7 @@ impl EngineOption {
             EngineOption::SyzygyProbeDepth => "SyzygyProbeDepth",
             EngineOption::Syzygy50MoveRule => "Syzygy50MoveRule",
             EngineOption::SyzygyProbeLimit => "SyzygyProbeLimit",
+            EngineOption::DebugLogFile => "Debug Log File",
         }
     }
 
@@ -167,7 +172,7 @@ impl EngineOption {
                 i64::from(sessa_engine::strength::MIN_ELO),
                 i64::from(sessa_engine::strength::MAX_ELO),
             ),
-            EngineOption::SyzygyPath => OptionKind::String {
+            EngineOption::SyzygyPath | EngineOption::DebugLogFile => OptionKind::String {
                 default: EMPTY_PATH,
             },
             EngineOption::EvalFile => OptionKind::String {
@@ -241,6 +246,10 @@ mod tests {
         assert_eq!(
             EngineOption::find("MOVE OVERHEAD"),
             Some(EngineOption::MoveOverhead)
+        );
+        assert_eq!(
+            EngineOption::find("debug  LOG file"),
+            Some(EngineOption::DebugLogFile)
         );
         assert_eq!(EngineOption::find("nonsense"), None);
     }

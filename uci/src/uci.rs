@@ -14,9 +14,11 @@ use sessa_engine::perft::divide;
 use sessa_engine::score::ReportedScore;
 use sessa_engine::syzygy::Tablebases;
 use sessa_engine::tt::Bound;
+use sessa_engine::wdl::Wdl;
 use sessa_engine::{Board, Engine, Repair};
 use sessa_engine::{Limits, SearchEvent, SearchInfo};
 use shakmaty::{CastlingMode, Color, Position};
+use std::fs::{File, OpenOptions};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -86,6 +88,8 @@ pub struct Session {
     limit_strength: bool,
     /// `UCI_Elo`.
     elo: u32,
+    /// `Debug Log File`, while one is open.
+    log: Option<File>,
 }
 
 impl Default for Session {
@@ -123,6 +127,7 @@ impl Session {
             show_wdl: false,
             limit_strength: false,
             elo: sessa_engine::strength::MIN_ELO,
+            log: None,
         }
     }
 
@@ -159,12 +164,39 @@ impl Session {
     /// Writes one line and flushes it. A failed write means the GUI is gone:
     /// the process ends quietly.
     fn send(&mut self, line: &str) {
+        self.log_line("<< ", line);
         if writeln!(self.out, "{line}")
             .and_then(|()| self.out.flush())
             .is_err()
         {
             std::process::exit(0);
         }
+    }
+
+    /// Appends a line to the `Debug Log File`, if one is open, after `mark`
+    /// (`>> ` for input, `<< ` for output). A failed write is not reported:
+    /// the log must never disturb the conversation.
+    fn log_line(&mut self, mark: &str, line: &str) {
+        if let Some(log) = &mut self.log {
+            let _ = log.write_all(format!("{mark}{line}\n").as_bytes());
+        }
+    }
+
+    /// Opens the `Debug Log File` at `path` for appending, closing the one
+    /// open before; `<empty>` or no path turns logging off. A file that
+    /// cannot be opened is an error and leaves logging off.
+    fn set_debug_log(&mut self, path: &str) -> Result<(), OptionError> {
+        self.log = None;
+        if path.is_empty() || path == EMPTY_PATH {
+            return Ok(());
+        }
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| OptionError(format!("Debug Log File '{path}': {e}; logging off")))?;
+        self.log = Some(file);
+        Ok(())
     }
 
     /// Reports a problem with the input to the GUI without stopping.
@@ -190,6 +222,7 @@ impl Session {
 
     /// Handles one input line, read at `received`.
     pub fn handle(&mut self, line: &str, received: Instant) -> Flow {
+        self.log_line(">> ", line.trim_end_matches(['\r', '\n']));
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, args)) = tokens.split_first() else {
             return Flow::Continue;
@@ -207,7 +240,7 @@ impl Session {
             "quit" => return Flow::Quit,
             "d" => self.display(),
             "eval" => self.eval(),
-            "perft" => self.perft(args),
+            "perft" => self.perft("perft", args),
             "bench" => self.bench(args),
             // Other protocols' commands (xboard, protover, ...) and unknown words.
             _ => {
@@ -293,6 +326,7 @@ impl Session {
             EngineOption::SyzygyProbeLimit => option.parse_spin(&value).map(|pieces| {
                 self.engine.tablebase_options_mut().probe_limit = pieces as usize;
             }),
+            EngineOption::DebugLogFile => self.set_debug_log(&value),
         };
         if let Err(e) = result {
             self.error(e);
@@ -391,6 +425,9 @@ impl Session {
     }
 
     fn go(&mut self, args: &[&str], received: Instant) {
+        if let Some((&"perft", depth)) = args.split_first() {
+            return self.perft("go perft", depth);
+        }
         if !self.has_position("go") {
             // The answer goes through the event channel, after whatever a
             // search still running reports, so that each `go` gets its own
@@ -415,8 +452,50 @@ impl Session {
         if self.debug {
             self.send(&format!("info string go {limits:?}"));
         }
+        self.report_game_over();
         self.engine
             .go_since(&limits, self.events_tx.clone(), received);
+    }
+
+    /// When the side to move has no legal move, the search has nothing to
+    /// report before its `bestmove (none)`: says the score of the game's end,
+    /// `mate 0` when mated and `cp 0` when stalemated. What an earlier search
+    /// still has to report goes out first.
+    fn report_game_over(&mut self) {
+        let board = self.engine.board();
+        if !board.legal_moves().is_empty() {
+            return;
+        }
+        let (score, wdl) = if board.position().is_check() {
+            (
+                "mate 0",
+                Wdl {
+                    win: 0,
+                    draw: 0,
+                    loss: 1000,
+                },
+            )
+        } else {
+            (
+                "cp 0",
+                Wdl {
+                    win: 0,
+                    draw: 1000,
+                    loss: 0,
+                },
+            )
+        };
+        self.engine.stop();
+        self.engine.wait();
+        while let Ok(event) = self.events_rx.try_recv() {
+            self.report(event);
+        }
+        let wdl = if self.show_wdl {
+            format_wdl(wdl)
+        } else {
+            String::new()
+        };
+        self.send(&format!("info depth 0 score {score}{wdl}"));
     }
 
     fn display(&mut self) {
@@ -520,27 +599,29 @@ impl Session {
         }
     }
 
-    fn perft(&mut self, args: &[&str]) {
-        let Some(depth) = args.first().and_then(|d| d.parse::<u32>().ok()) else {
-            return self.error("perft needs a depth");
+    /// Counts the leaves `depth` plies below the position, per root move
+    /// and in all, as Stockfish prints them; `command` names the command in
+    /// error messages.
+    fn perft(&mut self, command: &str, args: &[&str]) {
+        let depth = match args {
+            [depth] => depth.parse::<u32>().ok(),
+            _ => None,
         };
-        if !self.has_position("perft") {
+        let Some(depth) = depth else {
+            return self.error(format!(
+                "{command} needs a depth (a whole number), got '{}'",
+                args.join(" ")
+            ));
+        };
+        if !self.has_position(command) {
             return;
         }
-        let mut board = self.engine.board().clone();
-        let start = Instant::now();
-        let split = divide(&mut board, depth);
-        for (mv, count) in &split {
+        let split = divide(self.engine.board(), depth);
+        for (mv, count) in &split.moves {
             self.send(&format!("{mv}: {count}"));
         }
-        let total: u64 = split.iter().map(|(_, n)| n).sum();
-        let ms = start.elapsed().as_millis().max(1);
         self.send("");
-        self.send(&format!(
-            "Nodes searched: {total} ({} ms, {} nps)",
-            ms,
-            total as u128 * 1000 / ms
-        ));
+        self.send(&format!("Nodes searched: {}", split.total));
     }
 
     fn bench(&mut self, args: &[&str]) {
@@ -687,7 +768,7 @@ pub fn format_info(info: &SearchInfo, show_wdl: bool) -> String {
         Bound::Upper => " upperbound",
     };
     let wdl = if show_wdl {
-        format!(" wdl {} {} {}", info.wdl.win, info.wdl.draw, info.wdl.loss)
+        format_wdl(info.wdl)
     } else {
         String::new()
     };
@@ -703,6 +784,11 @@ pub fn format_info(info: &SearchInfo, show_wdl: bool) -> String {
         info.time_ms,
         info.pv.join(" ")
     )
+}
+
+/// The ` wdl W D L` part of an `info` line.
+fn format_wdl(wdl: Wdl) -> String {
+    format!(" wdl {} {} {}", wdl.win, wdl.draw, wdl.loss)
 }
 
 #[cfg(test)]

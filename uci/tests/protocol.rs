@@ -17,7 +17,10 @@ fn handshake_lists_identity_and_options() {
     let mut e = Engine::spawn();
     e.send("uci");
     let (_, lines) = e.expect(|l| l == "uciok", Duration::from_secs(5));
-    assert!(lines.iter().any(|l| l.starts_with("id name Sessa ")));
+    assert_eq!(
+        lines[0],
+        format!("id name Sessa {}", env!("CARGO_PKG_VERSION"))
+    );
     assert!(lines.iter().any(|l| l.starts_with("id author ")));
     for option in [
         "Hash",
@@ -152,6 +155,106 @@ fn no_legal_move_gives_bestmove_none() {
         assert_eq!(ponder, None);
         e.send("go wtime 1000 btime 1000");
         assert_eq!(e.bestmove(PROMPT).0, "(none)");
+    }
+}
+
+#[test]
+fn version_names_the_build() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_sessa"))
+        .arg("--version")
+        .output()
+        .expect("running sessa --version");
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], format!("sessa {}", env!("CARGO_PKG_VERSION")));
+    let features: Vec<&str> = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("target features: "))
+        .unwrap_or_else(|| panic!("no target features in {text}"))
+        .split(' ')
+        .collect();
+    // The tests are compiled with the binary's flags.
+    for (feature, compiled_in) in [
+        ("popcnt", cfg!(target_feature = "popcnt")),
+        ("sse4.2", cfg!(target_feature = "sse4.2")),
+        ("avx2", cfg!(target_feature = "avx2")),
+        ("bmi2", cfg!(target_feature = "bmi2")),
+    ] {
+        assert_eq!(
+            features.contains(&feature),
+            compiled_in,
+            "{feature}: {text}"
+        );
+    }
+    #[cfg(target_arch = "x86_64")]
+    let kernel = if std::arch::is_x86_feature_detected!("avx2") {
+        "AVX2"
+    } else {
+        "portable"
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let kernel = "portable";
+    assert!(
+        lines.contains(&format!("network kernel: {kernel} (chosen at run time)").as_str()),
+        "{text}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("network: sessa-") && l.ends_with(".nnue")),
+        "{text}"
+    );
+}
+
+#[test]
+fn game_over_roots_report_their_score() {
+    let mut e = Engine::start();
+    // A search still running reports first; then the score of the game's end.
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go depth 3");
+    let (first, _, _) = e.bestmove(PROMPT);
+    assert_ne!(first, "(none)");
+    let (best, _, lines) = e.bestmove(PROMPT);
+    assert_eq!(best, "(none)");
+    assert_eq!(lines, ["info depth 0 score mate 0"]);
+    for (show_wdl, fen, expected) in [
+        // Fool's mate: White is checkmated.
+        (
+            false,
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "info depth 0 score mate 0",
+        ),
+        // Black is stalemated.
+        (
+            false,
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "info depth 0 score cp 0",
+        ),
+        (
+            true,
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "info depth 0 score mate 0 wdl 0 0 1000",
+        ),
+        (
+            true,
+            "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+            "info depth 0 score mate 0 wdl 0 0 1000",
+        ),
+        (
+            true,
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "info depth 0 score cp 0 wdl 0 1000 0",
+        ),
+    ] {
+        e.send(&format!("setoption name UCI_ShowWDL value {show_wdl}"));
+        e.send(&format!("position fen {fen}"));
+        e.send("go movetime 1000");
+        let (best, _, lines) = e.bestmove(PROMPT);
+        assert_eq!(best, "(none)", "{fen}");
+        assert_eq!(lines, [expected], "{fen}");
     }
 }
 

@@ -21,7 +21,7 @@
 //! the folder; a run with other settings refuses to add to it.
 //! The chunks run in parallel, one per thread (`--threads`, default all cores).
 
-use bench::train::Rng;
+use bench::rng::Rng;
 use bulletformat::{BulletFormat, ChessBoard};
 use clap::Parser;
 use rayon::prelude::*;
