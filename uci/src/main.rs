@@ -58,6 +58,11 @@ enum Command {
     /// Run EPD test suites (bm, am, dm, `bm #N`, STS points) and report the
     /// positions solved per file.
     Epd(epd::EpdArgs),
+    /// Print every search tunable as `name, int, value, min, max, step,
+    /// 0.002`, the SPSA input OpenBench reads (step as the tuner's final
+    /// perturbation, 0.002 as its final learning rate); a build with
+    /// `--features tune` takes each as a UCI option of that name.
+    Tunables,
 }
 
 /// CPU features a binary may be compiled for that matter to the engine:
@@ -129,6 +134,15 @@ fn main() -> ExitCode {
             chess960,
         }) => run_perft(depth, &fen, divide, chess960),
         Some(Command::Epd(args)) => epd::run(&args),
+        Some(Command::Tunables) => {
+            for t in sessa_engine::params::TUNABLES {
+                println!(
+                    "{}, int, {}, {}, {}, {}, 0.002",
+                    t.name, t.value, t.min, t.max, t.step
+                );
+            }
+            ExitCode::SUCCESS
+        }
     }
 }
 

@@ -258,7 +258,27 @@ impl Session {
         for option in OPTIONS {
             self.send(&option.declaration());
         }
+        #[cfg(feature = "tune")]
+        for t in sessa_engine::params::TUNABLES {
+            self.send(&format!(
+                "option name {} type spin default {} min {} max {}",
+                t.name, t.value, t.min, t.max
+            ));
+        }
         self.send("uciok");
+    }
+
+    /// Sets a search tunable (a tuning build offers each as a spin option).
+    #[cfg(feature = "tune")]
+    fn set_tunable(&mut self, name: &str, value: &str) {
+        let result = value
+            .trim()
+            .parse::<i32>()
+            .map_err(|_| format!("{name} needs a number, got '{value}'"))
+            .and_then(|v| sessa_engine::params::set_tunable(name, v).map_err(|e| e.to_string()));
+        if let Err(e) = result {
+            self.error(e);
+        }
     }
 
     fn set_option(&mut self, args: &str) {
@@ -268,6 +288,9 @@ impl Session {
         };
         let option = match EngineOption::find(&name) {
             Some(option) => option,
+            #[cfg(feature = "tune")]
+            None => return self.set_tunable(&name, &value),
+            #[cfg(not(feature = "tune"))]
             None => return self.error(format!("unknown option '{name}'")),
         };
         let result = match option {
