@@ -35,6 +35,7 @@ use sessa_engine::tt::TranspositionTable;
 use shakmaty::{Bitboard, CastlingMode, Color, Position, Role};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -75,6 +76,19 @@ struct Args {
     /// Hash size per game in MB.
     #[arg(long, default_value_t = 16)]
     hash: usize,
+    /// Play with this network file instead of the one built in (for example
+    /// to make data for an earlier generation's pipeline).
+    #[arg(long)]
+    net: Option<PathBuf>,
+}
+
+/// What every game of a run is played with.
+struct Run<'a> {
+    args: &'a Args,
+    /// Opening lines to start from (none: the start position).
+    openings: &'a [String],
+    /// The network both sides evaluate with.
+    net: Arc<Network>,
 }
 
 /// Adjudicate a win once the score has been beyond this for `WIN_PLIES` plies in a row.
@@ -102,9 +116,20 @@ fn main() {
 
 fn run(args: &Args) -> Result<(), String> {
     let openings = read_openings(args.openings.as_deref())?;
+    let net = match &args.net {
+        Some(path) => Arc::from(
+            Network::load(path).map_err(|e| format!("cannot use {}: {e}", path.display()))?,
+        ),
+        None => Network::embedded(),
+    };
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
-    check_settings(args)?;
+    check_settings(args, &net)?;
+    let run = Run {
+        args,
+        openings: &openings,
+        net,
+    };
     if let Some(threads) = args.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
@@ -128,23 +153,37 @@ fn run(args: &Args) -> Result<(), String> {
     let started = Instant::now();
     let positions = AtomicU64::new(0);
     let done = AtomicU64::new(0);
+    let threads = rayon::current_num_threads();
+    let rate = |positions: u64| {
+        let per_second = positions as f64 / started.elapsed().as_secs_f64().max(1e-9);
+        format!(
+            "{per_second:.0} positions/s, {:.0} per thread ({threads} threads)",
+            per_second / threads as f64
+        )
+    };
     todo.par_iter().try_for_each(|&chunk| {
-        let records = play_chunk(args, &openings, chunk);
+        let records = play_chunk(&run, chunk);
         write_chunk(&args.out, chunk, &records)?;
         let total = positions.fetch_add(records.len() as u64, Ordering::Relaxed)
             + records.len() as u64;
         let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-        let seconds = started.elapsed().as_secs_f64();
         eprintln!(
-            "chunk {chunk:06}: {} positions | {finished}/{} chunks | {} positions this run, {} in all | {:.0} positions/s",
+            "chunk {chunk:06}: {} positions | {finished}/{} chunks | {} positions this run, {} in all | {}",
             records.len(),
             todo.len(),
             total,
             on_disk + total,
-            total as f64 / seconds.max(1e-9)
+            rate(total)
         );
         Ok::<(), String>(())
-    })
+    })?;
+    let total = positions.load(Ordering::Relaxed);
+    eprintln!(
+        "datagen: {total} positions in {:.0} s, {}",
+        started.elapsed().as_secs_f64(),
+        rate(total)
+    );
+    Ok(())
 }
 
 /// The opening lines of `path` (FEN or EPD, one per line; text after `;` ignored).
@@ -162,10 +201,10 @@ fn read_openings(path: Option<&Path>) -> Result<Vec<String>, String> {
 }
 
 /// The settings that decide the games, as written to `settings.txt`.
-fn settings_text(args: &Args) -> String {
+fn settings_text(args: &Args, net: &Network) -> String {
     format!(
         "format {FORMAT_VERSION}\nevaluation {}\nseed {}\ngames_per_chunk {}\nsoft_nodes {}\nhard_nodes {}\nrandom_plies {}\nmax_opening_score {}\nopenings {}\nhash {}\n",
-        Network::embedded().file_name(),
+        net.file_name(),
         args.seed,
         args.games_per_chunk,
         args.soft_nodes,
@@ -181,9 +220,9 @@ fn settings_text(args: &Args) -> String {
 
 /// Writes the settings into a new folder, or checks that they match the
 /// settings the folder's chunks were made with.
-fn check_settings(args: &Args) -> Result<(), String> {
+fn check_settings(args: &Args, net: &Network) -> Result<(), String> {
     let path = args.out.join("settings.txt");
-    let wanted = settings_text(args);
+    let wanted = settings_text(args, net);
     match std::fs::read_to_string(&path) {
         Ok(found) if found == wanted => Ok(()),
         Ok(found) => Err(format!(
@@ -215,7 +254,8 @@ fn write_chunk(folder: &Path, chunk: u64, records: &[ChessBoard]) -> Result<(), 
 }
 
 /// Plays the games of one chunk, one after the other, and returns their kept positions.
-fn play_chunk(args: &Args, openings: &[String], chunk: u64) -> Vec<ChessBoard> {
+fn play_chunk(run: &Run, chunk: u64) -> Vec<ChessBoard> {
+    let args = run.args;
     let mut tt = TranspositionTable::new(args.hash.max(1)).expect("allocating the hash table");
     let mut tables = ThreadTables::default();
     let first = chunk * args.games_per_chunk;
@@ -224,38 +264,40 @@ fn play_chunk(args: &Args, openings: &[String], chunk: u64) -> Vec<ChessBoard> {
         let mut rng = Rng::new(args.seed.wrapping_mul(1_000_003).wrapping_add(game));
         tt.clear();
         tables.clear();
-        play_game(args, openings, &mut tt, &mut tables, &mut rng, &mut records);
+        play_game(run, &mut tt, &mut tables, &mut rng, &mut records);
     }
     records
 }
 
 /// Searches `board` within the node limits, learning into `tables`.
 fn search(
-    args: &Args,
+    run: &Run,
     board: &Board,
     tt: &mut TranspositionTable,
     tables: &mut ThreadTables,
 ) -> SearchResult {
     tt.new_search();
     let shared = SharedState::default();
-    let params = SearchSetup {
+    let args = run.args;
+    let setup = SearchSetup {
         nodes: Some(args.hard_nodes.max(args.soft_nodes)),
         soft_nodes: Some(args.soft_nodes),
+        net: Arc::clone(&run.net),
         ..SearchSetup::depth(64)
     };
-    Worker::new(board.clone(), tt, &shared, tables, params, None).search()
+    Worker::new(board.clone(), tt, &shared, tables, setup, None).search()
 }
 
 /// A start position: an opening line or the start position, then random
 /// moves; `None` when the moves end the game or the position is too
 /// one-sided by the first search.
 fn opening(
-    args: &Args,
-    openings: &[String],
+    run: &Run,
     rng: &mut Rng,
     tt: &mut TranspositionTable,
     tables: &mut ThreadTables,
 ) -> Option<Board> {
+    let (args, openings) = (run.args, run.openings);
     let mut board = if openings.is_empty() {
         Board::startpos()
     } else {
@@ -272,21 +314,19 @@ fn opening(
     if game_state(&board) != GameState::Ongoing {
         return None;
     }
-    let first = search(args, &board, tt, tables);
+    let first = search(run, &board, tt, tables);
     (first.score.abs() <= args.max_opening_score).then_some(board)
 }
 
 /// Plays one game and appends its kept positions, labelled with the result, to `records`.
 fn play_game(
-    args: &Args,
-    openings: &[String],
+    run: &Run,
     tt: &mut TranspositionTable,
     tables: &mut ThreadTables,
     rng: &mut Rng,
     records: &mut Vec<ChessBoard>,
 ) {
-    let Some(mut board) = (0..OPENING_TRIES).find_map(|_| opening(args, openings, rng, tt, tables))
-    else {
+    let Some(mut board) = (0..OPENING_TRIES).find_map(|_| opening(run, rng, tt, tables)) else {
         eprintln!("datagen: no usable opening in {OPENING_TRIES} tries; game skipped");
         return;
     };
@@ -310,7 +350,7 @@ fn play_game(
         if ply >= MAX_PLIES {
             break 0.5;
         }
-        let result = search(args, &board, tt, tables);
+        let result = search(run, &board, tt, tables);
         let Some(best) = result.best else { break 0.5 };
         let white_score = if board.turn() == Color::White {
             result.score
