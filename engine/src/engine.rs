@@ -174,6 +174,7 @@ impl Engine {
                 .strength
                 .map(|limit| (limit, self.choice_rng.next_unit())),
             new_game: self.new_game_pending,
+            tablebases: self.tablebases.tables.clone(),
             #[cfg(test)]
             fail_thread: self.fail_thread,
         });

@@ -6,11 +6,19 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Latency bound of the tests: generous, so a loaded CI machine never flakes.
 pub const PROMPT: Duration = Duration::from_millis(500);
+
+/// How much later than its time limit a move may arrive in the tests: the
+/// search looks at the clock every few thousand nodes, and the process may
+/// wait for a core while other builds and tests load both of a 2-core
+/// machine's cores. A clock counted from the wrong instant (a `go ponder`
+/// before `ponderhit`, or the end of an earlier search) is off by far more.
+pub const SCHEDULING_SLACK: Duration = Duration::from_millis(120);
 
 /// A running engine process.
 pub struct Engine {
@@ -170,13 +178,18 @@ impl Drop for Engine {
 
 /// Parses a FEN for checking the engine's answers.
 pub fn position(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap()
+    position_in(fen, CastlingMode::Standard)
 }
 
-/// Plays a UCI move, panicking if it is illegal.
+/// Parses a FEN with the castling rules of `mode`: under Chess960 castling
+/// rights may name the rooks' files (Shredder-FEN), and castling is written
+/// king-takes-rook.
+pub fn position_in(fen: &str, mode: CastlingMode) -> Chess {
+    fen.parse::<Fen>().unwrap().into_position(mode).unwrap()
+}
+
+/// Plays a UCI move, panicking if it is illegal. In a Chess960 position
+/// (see [`position_in`]) castling must be written king-takes-rook.
 pub fn play(pos: &mut Chess, text: &str) {
     let m = text
         .parse::<UciMove>()
@@ -188,6 +201,15 @@ pub fn play(pos: &mut Chess, text: &str) {
                 Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
             )
         });
+    if pos.castles().mode() == CastlingMode::Chess960
+        && let shakmaty::Move::Castle { king, rook } = m
+    {
+        assert_eq!(
+            text,
+            format!("{king}{rook}"),
+            "Chess960 castling not written king-takes-rook"
+        );
+    }
     pos.play_unchecked(m);
 }
 
@@ -220,9 +242,50 @@ pub fn last_score_line(lines: &[String]) -> String {
 
 /// Asserts that `text` is a legal UCI move in `fen`.
 pub fn assert_legal(fen: &str, text: &str) {
-    let m: UciMove = text.parse().unwrap_or_else(|_| panic!("bad move {text}"));
+    assert_legal_in(fen, text, CastlingMode::Standard);
+}
+
+/// Asserts that `text` is a legal UCI move in `fen` under the castling
+/// rules of `mode` (see [`play`]).
+pub fn assert_legal_in(fen: &str, text: &str, mode: CastlingMode) {
+    play(&mut position_in(fen, mode), text);
+}
+
+/// The repository root: `testsuites/` is below it, `../shared/` beside it.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the uci crate sits inside the repository")
+        .to_path_buf()
+}
+
+/// The environment variable that makes missing shared data a failure: CI
+/// sets it, so that a run without `../shared` cannot pass by skipping.
+pub const REQUIRE_SHARED: &str = "SESSA_REQUIRE_SHARED";
+
+/// The shared data at `relative` inside `../shared` (beside the repository),
+/// if `marker` is there below it. When it is missing the test that asks is
+/// skipped: this returns `None` and says so once per test binary on the
+/// process's stderr (not through the test harness, whose capture would hide
+/// it from a passing run). With `SESSA_REQUIRE_SHARED=1` it panics instead.
+pub fn shared_data(relative: &str, marker: &str) -> Option<PathBuf> {
+    static NOTICE: std::sync::Once = std::sync::Once::new();
+    let folder = repo_root().join("../shared").join(relative);
+    if folder.join(marker).exists() {
+        return Some(folder);
+    }
+    let missing = folder.join(marker);
     assert!(
-        m.to_move(&position(fen)).is_ok(),
-        "{text} is illegal in {fen}"
+        std::env::var_os(REQUIRE_SHARED).is_none_or(|v| v != "1"),
+        "{} is missing and {REQUIRE_SHARED}=1 requires it",
+        missing.display()
     );
+    NOTICE.call_once(|| {
+        let _ = writeln!(
+            std::io::stderr(),
+            "note: skipping the tests that need {} (missing); set {REQUIRE_SHARED}=1 to fail instead",
+            missing.display()
+        );
+    });
+    None
 }
