@@ -565,7 +565,12 @@ fn moves_keep_to_the_clock_with_threads_multipv_overhead_and_delay() {
             30,
             "go wtime 1500 btime 1500 movestogo 2",
         ),
-        ("Move Overhead value 400", 0, 400, "go wtime 900 btime 900"),
+        (
+            "Move Overhead value 1500",
+            0,
+            1500,
+            "go wtime 2000 btime 2000 movestogo 1",
+        ),
         ("Clock Delay value 200", 200, 30, "go wtime 200 btime 5000"),
     ] {
         let mut e = Engine::start();
@@ -573,20 +578,19 @@ fn moves_keep_to_the_clock_with_threads_multipv_overhead_and_delay() {
         e.send(&format!("setoption name {option}"));
         e.ready();
         e.send("position startpos moves e2e4 c7c5");
-        let hard = hard_limit(
-            go,
-            Color::White,
-            delay_ms,
+        let budget = TimeBudget::new(
+            go_limits(go).time_control(Color::White, delay_ms),
             Duration::from_millis(overhead_ms),
         );
+        let (soft, hard) = (budget.soft.unwrap(), budget.hard.unwrap());
         let clock = Duration::from_millis(go_limits(go).white_time.unwrap() as u64 + delay_ms);
         let sent = Instant::now();
         e.send(go);
         let (best, _, _) = e.bestmove(Duration::from_secs(10));
         let took = sent.elapsed();
         assert!(
-            took < hard + SCHEDULING_SLACK,
-            "{option}, {go}: {took:?}, hard limit {hard:?}"
+            took >= soft && took < hard + SCHEDULING_SLACK,
+            "{option}, {go}: {took:?}, limits {soft:?} and {hard:?}"
         );
         assert!(took < clock, "{option}, {go}: {took:?} used up the clock");
         let mut pos = position(START);
