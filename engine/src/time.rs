@@ -259,6 +259,21 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// Whether the best move waits for `stop`: under `infinite`, and for a
+    /// bare `go`, which sets no limit at all (no clock, time, depth, nodes
+    /// or mate) and so, as in other engines, analyses until told to stop.
+    /// Without this a bare `go` would answer unasked once the search reached
+    /// its deepest iteration, at once in a position that is mate in one.
+    pub fn waits_for_stop(&self) -> bool {
+        self.infinite
+            || (self.white_time.is_none()
+                && self.black_time.is_none()
+                && self.move_time.is_none()
+                && self.depth.is_none()
+                && self.nodes.is_none()
+                && self.mate.is_none())
+    }
+
     /// The time control that applies to the side to move.
     /// `delay_ms` is the `Clock Delay` option (UCI has no field for it).
     pub fn time_control(&self, turn: Color, delay_ms: u64) -> TimeControl {
@@ -463,6 +478,46 @@ mod tests {
                     assert_eq!(with.hard.unwrap(), without.hard.unwrap() + free, "{case}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn infinite_and_a_bare_go_wait_for_stop() {
+        assert!(Limits::default().waits_for_stop());
+        let infinite_with_depth = Limits {
+            infinite: true,
+            depth: Some(3),
+            ..Limits::default()
+        };
+        assert!(infinite_with_depth.waits_for_stop());
+        let searchmoves_only = Limits {
+            search_moves: vec!["e2e4".to_string()],
+            ..Limits::default()
+        };
+        assert!(searchmoves_only.waits_for_stop());
+        for limited in [
+            Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+            Limits {
+                nodes: Some(1_000),
+                ..Limits::default()
+            },
+            Limits {
+                mate: Some(2),
+                ..Limits::default()
+            },
+            Limits {
+                move_time: Some(100),
+                ..Limits::default()
+            },
+            Limits {
+                black_time: Some(1_000),
+                ..Limits::default()
+            },
+        ] {
+            assert!(!limited.waits_for_stop(), "{limited:?}");
         }
     }
 

@@ -603,12 +603,23 @@ fn moves_keep_to_the_clock_with_threads_multipv_overhead_and_delay() {
 #[test]
 fn bare_go_searches_until_stop() {
     let mut e = Engine::start();
-    e.send("position startpos");
-    e.send("go");
-    e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(700));
-    e.send("stop");
-    let (best, _, _) = e.bestmove(PROMPT);
-    assert_legal(START, &best);
+    // Also where the search soon reaches its deepest iteration: a mate in
+    // one, and a bare-kings draw.
+    for (fen, expected) in [
+        (START, None),
+        ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", Some("a1a8")),
+        ("8/8/8/8/8/4k3/8/4K3 w - - 0 1", None),
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send("go");
+        e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(700));
+        e.send("stop");
+        let (best, _, _) = e.bestmove(PROMPT);
+        assert_legal(fen, &best);
+        if let Some(expected) = expected {
+            assert_eq!(best, expected);
+        }
+    }
 }
 
 #[test]
