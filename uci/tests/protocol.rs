@@ -685,7 +685,7 @@ fn a_new_go_during_pondering_answers_both_in_order() {
 }
 
 #[test]
-fn hash_set_during_a_search_ends_it_and_takes_effect() {
+fn hash_set_during_a_search_ends_it_and_the_engine_plays_on() {
     let mut e = Engine::start();
     e.send("position startpos");
     e.send("go infinite");
