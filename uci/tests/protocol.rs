@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::{Engine, PROMPT, SCHEDULING_SLACK, assert_legal, assert_legal_in, field, position};
+use common::{
+    Engine, PROMPT, SCHEDULING_SLACK, assert_legal, assert_legal_in, field, position, timed,
+};
 use sessa_engine::Limits;
 use sessa_engine::time::TimeBudget;
 use shakmaty::uci::UciMove;
@@ -89,48 +91,52 @@ fn instant_stop_still_answers_once() {
 
 #[test]
 fn movetime_is_used_in_full() {
-    let mut e = Engine::start();
-    e.send("position startpos");
-    let sent = Instant::now();
-    e.send("go movetime 300");
-    let (best, _, infos) = e.bestmove(Duration::from_secs(5));
-    let took = sent.elapsed();
-    assert!(
-        took >= Duration::from_millis(300),
-        "returned after {took:?}"
-    );
-    assert!(
-        took < Duration::from_millis(300) + SCHEDULING_SLACK,
-        "returned after {took:?}"
-    );
-    assert_legal(START, &best);
-    assert!(infos.iter().any(|l| l.starts_with("info depth")));
+    timed(|| {
+        let mut e = Engine::start();
+        e.send("position startpos");
+        let sent = Instant::now();
+        e.send("go movetime 300");
+        let (best, _, infos) = e.bestmove(Duration::from_secs(5));
+        let took = sent.elapsed();
+        assert!(
+            took >= Duration::from_millis(300),
+            "returned after {took:?}"
+        );
+        assert!(
+            took < Duration::from_millis(300) + SCHEDULING_SLACK,
+            "returned after {took:?}"
+        );
+        assert_legal(START, &best);
+        assert!(infos.iter().any(|l| l.starts_with("info depth")));
+    });
 }
 
 #[test]
 fn tiny_zero_negative_or_missing_clock_moves_at_once() {
-    let mut e = Engine::start();
-    for go in [
-        "go wtime 1 btime 1000",
-        "go wtime 0 btime 0",
-        "go wtime -50 btime 1000 winc 0",
-        "go btime 5000",
-        "go wtime 20 btime 20 movestogo 1",
-    ] {
-        e.send("position startpos");
-        let sent = Instant::now();
-        e.send(go);
-        let (best, _, _) = e.bestmove(PROMPT);
-        // The budget of such a clock is a few milliseconds at most.
-        let budget = hard_limit(go, Color::White, 0, DEFAULT_OVERHEAD);
-        assert!(budget <= Duration::from_millis(2), "{go}: {budget:?}");
-        assert!(
-            sent.elapsed() < budget + SCHEDULING_SLACK,
-            "{go} took {:?}",
-            sent.elapsed()
-        );
-        assert_legal(START, &best);
-    }
+    timed(|| {
+        let mut e = Engine::start();
+        for go in [
+            "go wtime 1 btime 1000",
+            "go wtime 0 btime 0",
+            "go wtime -50 btime 1000 winc 0",
+            "go btime 5000",
+            "go wtime 20 btime 20 movestogo 1",
+        ] {
+            e.send("position startpos");
+            let sent = Instant::now();
+            e.send(go);
+            let (best, _, _) = e.bestmove(PROMPT);
+            // The budget of such a clock is a few milliseconds at most.
+            let budget = hard_limit(go, Color::White, 0, DEFAULT_OVERHEAD);
+            assert!(budget <= Duration::from_millis(2), "{go}: {budget:?}");
+            assert!(
+                sent.elapsed() < budget + SCHEDULING_SLACK,
+                "{go} took {:?}",
+                sent.elapsed()
+            );
+            assert_legal(START, &best);
+        }
+    });
 }
 
 #[test]
@@ -384,37 +390,39 @@ fn long_move_lists_are_accepted() {
 
 #[test]
 fn ponder_waits_for_ponderhit_then_plays_on_the_clock() {
-    let mut e = Engine::start();
-    e.send("setoption name Ponder value true");
-    e.send("position startpos moves e2e4 e7e5");
-    e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
-    e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(700));
-    let sent = Instant::now();
-    e.send("ponderhit");
-    let (best, _, _) = e.bestmove(Duration::from_secs(3));
-    let took = sent.elapsed();
-    // The clock starts at ponderhit: the move takes at least the soft limit
-    // and at most the hard limit of 2 s on the clock, counted from then. A
-    // clock counted from `go ponder` (700 ms earlier) is past both at once.
-    let budget = TimeBudget::new(
-        go_limits("go wtime 2000 btime 2000").time_control(Color::White, 0),
-        DEFAULT_OVERHEAD,
-    );
-    let (soft, hard) = (budget.soft.unwrap(), budget.hard.unwrap());
-    assert!(
-        took >= soft && took < hard + SCHEDULING_SLACK,
-        "{took:?} after ponderhit, limits {soft:?} and {hard:?}"
-    );
-    let mut pos = position(START);
-    common::play(&mut pos, "e2e4");
-    common::play(&mut pos, "e7e5");
-    assert!(best.parse::<UciMove>().unwrap().to_move(&pos).is_ok());
+    timed(|| {
+        let mut e = Engine::start();
+        e.send("setoption name Ponder value true");
+        e.send("position startpos moves e2e4 e7e5");
+        e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
+        e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(700));
+        let sent = Instant::now();
+        e.send("ponderhit");
+        let (best, _, _) = e.bestmove(Duration::from_secs(3));
+        let took = sent.elapsed();
+        // The clock starts at ponderhit: the move takes at least the soft limit
+        // and at most the hard limit of 2 s on the clock, counted from then. A
+        // clock counted from `go ponder` (700 ms earlier) is past both at once.
+        let budget = TimeBudget::new(
+            go_limits("go wtime 2000 btime 2000").time_control(Color::White, 0),
+            DEFAULT_OVERHEAD,
+        );
+        let (soft, hard) = (budget.soft.unwrap(), budget.hard.unwrap());
+        assert!(
+            took >= soft && took < hard + SCHEDULING_SLACK,
+            "{took:?} after ponderhit, limits {soft:?} and {hard:?}"
+        );
+        let mut pos = position(START);
+        common::play(&mut pos, "e2e4");
+        common::play(&mut pos, "e7e5");
+        assert!(best.parse::<UciMove>().unwrap().to_move(&pos).is_ok());
 
-    // A ponder search that is stopped (the opponent played another move).
-    e.send("go ponder wtime 2000 btime 2000");
-    e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(300));
-    e.send("stop");
-    e.bestmove(PROMPT);
+        // A ponder search that is stopped (the opponent played another move).
+        e.send("go ponder wtime 2000 btime 2000");
+        e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(300));
+        e.send("stop");
+        e.bestmove(PROMPT);
+    });
 }
 
 #[test]
@@ -502,17 +510,19 @@ fn end_of_input_quits() {
 
 #[test]
 fn quit_during_search_exits() {
-    let mut e = Engine::start();
-    e.send("position startpos");
-    e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(100));
-    // Input stays open: `quit` alone must end the process.
-    e.send("quit");
-    let (took, success) = e
-        .exit_within(Duration::from_secs(2))
-        .expect("sessa kept running after quit");
-    assert!(success, "exit status after quit");
-    assert!(took < PROMPT, "quit took {took:?}");
+    timed(|| {
+        let mut e = Engine::start();
+        e.send("position startpos");
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(100));
+        // Input stays open: `quit` alone must end the process.
+        e.send("quit");
+        let (took, success) = e
+            .exit_within(Duration::from_secs(2))
+            .expect("sessa kept running after quit");
+        assert!(success, "exit status after quit");
+        assert!(took < PROMPT, "quit took {took:?}");
+    });
 }
 
 /// The engine's default `Move Overhead`.
@@ -549,9 +559,9 @@ fn hard_limit(go: &str, turn: Color, delay_ms: u64, overhead: Duration) -> Durat
 
 #[test]
 fn moves_keep_to_the_clock_with_threads_multipv_overhead_and_delay() {
-    // Each move must arrive within the hard limit the time manager promises
-    // for its clock and options, measured from the `go` sent here, and
-    // never use up the clock.
+    // Each move must arrive between the soft and the hard limit the time
+    // manager promises for its clock and options, measured from the `go`
+    // sent here, and never use up the clock.
     for (option, delay_ms, overhead_ms, go) in [
         (
             "MultiPV value 1",
@@ -573,30 +583,32 @@ fn moves_keep_to_the_clock_with_threads_multipv_overhead_and_delay() {
         ),
         ("Clock Delay value 200", 200, 30, "go wtime 200 btime 5000"),
     ] {
-        let mut e = Engine::start();
-        e.send("setoption name Threads value 2");
-        e.send(&format!("setoption name {option}"));
-        e.ready();
-        e.send("position startpos moves e2e4 c7c5");
-        let budget = TimeBudget::new(
-            go_limits(go).time_control(Color::White, delay_ms),
-            Duration::from_millis(overhead_ms),
-        );
-        let (soft, hard) = (budget.soft.unwrap(), budget.hard.unwrap());
-        let clock = Duration::from_millis(go_limits(go).white_time.unwrap() as u64 + delay_ms);
-        let sent = Instant::now();
-        e.send(go);
-        let (best, _, _) = e.bestmove(Duration::from_secs(10));
-        let took = sent.elapsed();
-        assert!(
-            took >= soft && took < hard + SCHEDULING_SLACK,
-            "{option}, {go}: {took:?}, limits {soft:?} and {hard:?}"
-        );
-        assert!(took < clock, "{option}, {go}: {took:?} used up the clock");
-        let mut pos = position(START);
-        for m in ["e2e4", "c7c5", &best] {
-            common::play(&mut pos, m);
-        }
+        timed(|| {
+            let mut e = Engine::start();
+            e.send("setoption name Threads value 2");
+            e.send(&format!("setoption name {option}"));
+            e.ready();
+            e.send("position startpos moves e2e4 c7c5");
+            let budget = TimeBudget::new(
+                go_limits(go).time_control(Color::White, delay_ms),
+                Duration::from_millis(overhead_ms),
+            );
+            let (soft, hard) = (budget.soft.unwrap(), budget.hard.unwrap());
+            let clock = Duration::from_millis(go_limits(go).white_time.unwrap() as u64 + delay_ms);
+            let sent = Instant::now();
+            e.send(go);
+            let (best, _, _) = e.bestmove(Duration::from_secs(10));
+            let took = sent.elapsed();
+            assert!(
+                took >= soft && took < hard + SCHEDULING_SLACK,
+                "{option}, {go}: {took:?}, limits {soft:?} and {hard:?}"
+            );
+            assert!(took < clock, "{option}, {go}: {took:?} used up the clock");
+            let mut pos = position(START);
+            for m in ["e2e4", "c7c5", &best] {
+                common::play(&mut pos, m);
+            }
+        });
     }
 }
 
@@ -614,7 +626,7 @@ fn bare_go_searches_until_stop() {
         e.send("go");
         e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(700));
         e.send("stop");
-        let (best, _, _) = e.bestmove(PROMPT);
+        let (best, _, _) = e.bestmove(LONG);
         assert_legal(fen, &best);
         if let Some(expected) = expected {
             assert_eq!(best, expected);
@@ -624,64 +636,68 @@ fn bare_go_searches_until_stop() {
 
 #[test]
 fn ponderhit_after_the_ponder_search_reached_its_limit_answers_at_once() {
-    let mut e = Engine::start();
-    e.send("setoption name Ponder value true");
-    // A depth limit, and a mate limit found at once: the ponder search ends
-    // and waits; no bestmove may come before ponderhit, then it comes at once.
-    for (fen, go) in [
-        (START, "go ponder depth 2 wtime 60000 btime 60000"),
-        (
-            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
-            "go ponder mate 1 wtime 60000 btime 60000",
-        ),
-    ] {
-        e.send(&format!("position fen {fen}"));
-        e.send(go);
-        e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(500));
-        let sent = Instant::now();
-        e.send("ponderhit");
-        let (best, _, _) = e.bestmove(PROMPT);
-        assert!(
-            sent.elapsed() < SCHEDULING_SLACK,
-            "{go}: {:?}",
-            sent.elapsed()
-        );
-        assert_legal(fen, &best);
-        // The search is over: a late ponderhit or stop changes nothing.
-        e.send("ponderhit");
-        e.send("stop");
-        e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(200));
-        e.ready();
-    }
+    timed(|| {
+        let mut e = Engine::start();
+        e.send("setoption name Ponder value true");
+        // A depth limit, and a mate limit found at once: the ponder search ends
+        // and waits; no bestmove may come before ponderhit, then it comes at once.
+        for (fen, go) in [
+            (START, "go ponder depth 2 wtime 60000 btime 60000"),
+            (
+                "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+                "go ponder mate 1 wtime 60000 btime 60000",
+            ),
+        ] {
+            e.send(&format!("position fen {fen}"));
+            e.send(go);
+            e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(500));
+            let sent = Instant::now();
+            e.send("ponderhit");
+            let (best, _, _) = e.bestmove(PROMPT);
+            assert!(
+                sent.elapsed() < SCHEDULING_SLACK,
+                "{go}: {:?}",
+                sent.elapsed()
+            );
+            assert_legal(fen, &best);
+            // The search is over: a late ponderhit or stop changes nothing.
+            e.send("ponderhit");
+            e.send("stop");
+            e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(200));
+            e.ready();
+        }
+    });
 }
 
 #[test]
 fn a_new_go_during_pondering_answers_both_in_order() {
-    let mut e = Engine::start();
-    e.send("setoption name Ponder value true");
-    e.send("position startpos moves e2e4 e7e5");
-    e.send("go ponder wtime 5000 btime 5000");
-    e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(300));
-    // The opponent played another move; the GUI sends no stop.
-    e.send("position startpos moves e2e4 c7c5");
-    let sent = Instant::now();
-    e.send("go movetime 200");
-    let (first, _, _) = e.bestmove(PROMPT);
-    let mut pondered = position(START);
-    common::play(&mut pondered, "e2e4");
-    common::play(&mut pondered, "e7e5");
-    common::play(&mut pondered, &first);
-    let (second, _, _) = e.bestmove(PROMPT);
-    assert!(
-        sent.elapsed() < Duration::from_millis(200) + SCHEDULING_SLACK,
-        "{:?}",
-        sent.elapsed()
-    );
-    let mut played = position(START);
-    for m in ["e2e4", "c7c5", &second] {
-        common::play(&mut played, m);
-    }
-    e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(200));
+    timed(|| {
+        let mut e = Engine::start();
+        e.send("setoption name Ponder value true");
+        e.send("position startpos moves e2e4 e7e5");
+        e.send("go ponder wtime 5000 btime 5000");
+        e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(300));
+        // The opponent played another move; the GUI sends no stop.
+        e.send("position startpos moves e2e4 c7c5");
+        let sent = Instant::now();
+        e.send("go movetime 200");
+        let (first, _, _) = e.bestmove(PROMPT);
+        let mut pondered = position(START);
+        common::play(&mut pondered, "e2e4");
+        common::play(&mut pondered, "e7e5");
+        common::play(&mut pondered, &first);
+        let (second, _, _) = e.bestmove(PROMPT);
+        assert!(
+            sent.elapsed() < Duration::from_millis(200) + SCHEDULING_SLACK,
+            "{:?}",
+            sent.elapsed()
+        );
+        let mut played = position(START);
+        for m in ["e2e4", "c7c5", &second] {
+            common::play(&mut played, m);
+        }
+        e.assert_no(|l| l.starts_with("bestmove"), Duration::from_millis(200));
+    });
 }
 
 #[test]
@@ -740,7 +756,7 @@ fn chess960_castling_is_written_king_takes_rook() {
     let fen = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1";
     e.send(&format!("position fen {fen} moves b1a1 b8h8"));
     e.send("d");
-    let (line, _) = e.expect(|l| l.starts_with("Fen: "), PROMPT);
+    let (line, _) = e.expect(|l| l.starts_with("Fen: "), LONG);
     assert_eq!(line, "Fen: r4rk1/pppppppp/8/8/8/8/PPPPPPPP/2KR3R w - - 2 2");
     // The engine's castling moves, in bestmove and in the pv.
     for (fen, castling) in [
@@ -803,7 +819,7 @@ fn uci_bench_perft_and_debug_commands() {
     // perft: one line per root move, then the total.
     e.send("position startpos");
     e.send("perft 3");
-    let (total, moves) = e.expect(|l| l.starts_with("Nodes searched: "), PROMPT * 4);
+    let (total, moves) = e.expect(|l| l.starts_with("Nodes searched: "), LONG);
     assert!(total.starts_with("Nodes searched: 8902 "), "{total}");
     let split: Vec<&String> = moves.iter().filter(|l| l.contains(": ")).collect();
     assert_eq!(split.len(), 20, "{moves:?}");
@@ -815,10 +831,10 @@ fn uci_bench_perft_and_debug_commands() {
     // debug on: unknown commands and go limits are reported; off: silence.
     e.send("debug on");
     e.send("frobnicate");
-    let (line, _) = e.expect(|l| l.starts_with("info string"), PROMPT);
+    let (line, _) = e.expect(|l| l.starts_with("info string"), LONG);
     assert!(line.contains("frobnicate"), "{line}");
     e.send("go depth 2");
-    let (_, _, before) = e.bestmove(PROMPT * 4);
+    let (_, _, before) = e.bestmove(LONG);
     assert!(
         before.iter().any(|l| l.starts_with("info string go ")),
         "{before:?}"
@@ -826,7 +842,7 @@ fn uci_bench_perft_and_debug_commands() {
     e.send("debug off");
     e.send("frobnicate");
     e.send("isready");
-    let (_, before) = e.expect(|l| l == "readyok", PROMPT);
+    let (_, before) = e.expect(|l| l == "readyok", LONG);
     assert!(before.is_empty(), "{before:?}");
 }
 
