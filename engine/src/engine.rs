@@ -7,8 +7,8 @@
 //! # Reports
 //!
 //! `go` returns at once; the main thread sends [`SearchEvent`]s and exactly one
-//! `BestMove` per `go`. Under `infinite` or `ponder` the best move is held back
-//! until `stop` (or `ponderhit`), as UCI requires.
+//! `BestMove` per `go`. Under `infinite` (or a bare `go`) or `ponder` the best
+//! move is held back until `stop` (or `ponderhit`), as UCI requires.
 
 use crate::board::Board;
 use crate::nnue::Network;
@@ -168,12 +168,13 @@ impl Engine {
             tt: Arc::clone(&self.tt),
             shared: Arc::clone(&self.shared),
             events,
-            infinite: limits.infinite,
+            infinite: limits.waits_for_stop(),
             ponder: limits.ponder,
             strength: self
                 .strength
                 .map(|limit| (limit, self.choice_rng.next_unit())),
             new_game: self.new_game_pending,
+            tablebases: self.tablebases.tables.clone(),
             #[cfg(test)]
             fail_thread: self.fail_thread,
         });

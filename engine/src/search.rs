@@ -16,7 +16,7 @@ use crate::board::Board;
 use crate::draw::is_search_draw;
 use crate::history::{MovedPiece, Tried, moved_piece};
 use crate::movepick::{MovePicker, is_tactical};
-use crate::nnue::{AccumulatorStack, Network};
+use crate::nnue::{Accumulator, AccumulatorStack, Kernel, Network};
 use crate::params::*;
 use crate::report::{IterationReport, SearchEvent, iteration_infos};
 use crate::score::{INFINITY, MATE, MAX_PLY, Score, TB_WIN_BOUND, is_decisive, is_mate};
@@ -933,6 +933,11 @@ impl<'a> Worker<'a> {
             return None;
         }
         self.accumulators.push_null();
+        debug_assert!(
+            self.accumulators_are_fresh(),
+            "accumulators diverged after a null move in {}",
+            self.board.fen()
+        );
         self.stack[ply].null_move = true;
         self.stack[ply].moved = None;
         let score = -self.negamax(-beta, -beta + 1, depth - reduction - 1, ply + 1, false);
@@ -1068,6 +1073,23 @@ impl<'a> Worker<'a> {
         // the accumulators are updated.
         self.tt.prefetch(self.board.key());
         self.accumulators.push(&self.setup.net, side, m);
+        debug_assert!(
+            self.accumulators_are_fresh(),
+            "incremental accumulators diverged after {m} in {}",
+            self.board.fen()
+        );
+    }
+
+    /// Whether the incrementally updated accumulators of the current
+    /// position equal ones computed from scratch. Checked after every move
+    /// in builds with debug assertions, as the board checks its hash key.
+    fn accumulators_are_fresh(&self) -> bool {
+        *self.accumulators.current()
+            == Accumulator::refresh(
+                &self.setup.net,
+                self.board.position().board(),
+                Kernel::Portable,
+            )
     }
 
     /// Takes back the last move (or null move) on the board and in the accumulators.
@@ -1359,6 +1381,43 @@ mod tests {
         );
         assert_eq!(r.best, None);
         assert_eq!(best, None);
+    }
+
+    /// Searches positions full of castling on both wings, en passant,
+    /// promotions and under-promotions (with and without a capture) and
+    /// null moves; a build with debug assertions checks at every node that
+    /// the incremental accumulators equal fresh ones.
+    #[test]
+    fn incremental_accumulators_stay_fresh_through_a_search() {
+        for (fen, mode) in [
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+                CastlingMode::Chess960,
+            ),
+        ] {
+            let board = Board::from_fen(fen, mode).unwrap();
+            let tt = TranspositionTable::new(8).unwrap();
+            let shared = SharedState::default();
+            let mut tables = ThreadTables::default();
+            let result = Worker::new(
+                board,
+                &tt,
+                &shared,
+                &mut tables,
+                SearchSetup::depth(6),
+                None,
+            )
+            .search();
+            assert!(result.best.is_some(), "{fen}");
+        }
     }
 
     #[test]

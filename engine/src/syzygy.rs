@@ -20,16 +20,23 @@
 //!   the search proves still counts for more.
 //!
 //! The tables are loaded once per `SyzygyPath` and shared read-only by every
-//! search thread; files are opened and read on demand.
+//! search thread; files are opened and read on demand. A file whose header
+//! is not a Syzygy table's is refused when the tables are loaded; a table
+//! that fails later, when it is probed, is counted and reported after the
+//! search (see [`Tablebases::take_probe_failures`]), and the other tables
+//! are still used.
 
 use crate::board::Board;
 use crate::draw::game_state;
 use crate::score::{Score, TB_WIN};
 use crate::tt::Bound;
 use shakmaty::{Chess, Move, Position};
-use shakmaty_syzygy::{Dtz, Tablebase, Wdl};
+use shakmaty_syzygy::{Dtz, Metric, SyzygyError, Tablebase, Wdl};
+use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// The rank of a root move that keeps a certain win; ranks between half of
 /// it and it are wins, negative ranks losses (Stockfish's `MAX_DTZ`).
@@ -37,6 +44,10 @@ const MAX_DTZ: i32 = 1 << 18;
 /// Score of a cursed win found in the search with the 50-move rule on: a
 /// draw, nudged towards the side that would win without the rule.
 const CURSED_WIN_SCORE: Score = 2;
+/// The first bytes of a WDL table file of standard chess.
+const WDL_MAGIC: [u8; 4] = [0x71, 0xe8, 0x23, 0x5d];
+/// The first bytes of a DTZ table file of standard chess.
+const DTZ_MAGIC: [u8; 4] = [0xd7, 0x66, 0x0c, 0xa5];
 
 /// Tables loaded from the folders of a `SyzygyPath`.
 pub struct Tablebases {
@@ -44,6 +55,17 @@ pub struct Tablebases {
     wdl_files: usize,
     dtz_files: usize,
     problems: Vec<String>,
+    /// The files loaded, to name a table that fails when probed.
+    files: Vec<PathBuf>,
+    /// Probes that failed since the last report, by table file.
+    probe_failures: Mutex<BTreeMap<String, ProbeFailures>>,
+}
+
+/// The failed probes of one table file since the last report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct ProbeFailures {
+    count: u64,
+    first_error: String,
 }
 
 impl fmt::Debug for Tablebases {
@@ -86,6 +108,7 @@ impl Tablebases {
         let mut tables = Tablebase::new();
         let (mut wdl_files, mut dtz_files) = (0, 0);
         let mut problems = Vec::new();
+        let mut files = Vec::new();
         for folder in std::env::split_paths(paths) {
             if folder.as_os_str().is_empty() {
                 continue;
@@ -103,11 +126,16 @@ impl Tablebases {
                     Some("rtbz") => false,
                     _ => continue,
                 };
-                match tables.add_file(&path) {
+                let magic = if wdl { WDL_MAGIC } else { DTZ_MAGIC };
+                match check_header(&path, magic).and_then(|()| tables.add_file(&path)) {
                     Ok(()) if wdl => wdl_files += 1,
                     Ok(()) => dtz_files += 1,
-                    Err(e) => problems.push(format!("{}: {e}", path.display())),
+                    Err(e) => {
+                        problems.push(format!("{}: {e}", path.display()));
+                        continue;
+                    }
                 }
+                files.push(path);
             }
         }
         if wdl_files + dtz_files == 0 {
@@ -121,6 +149,8 @@ impl Tablebases {
             wdl_files,
             dtz_files,
             problems,
+            files,
+            probe_failures: Mutex::new(BTreeMap::new()),
         })
     }
 
@@ -142,6 +172,82 @@ impl Tablebases {
     /// The folders and files that were skipped while loading, and why.
     pub fn problems(&self) -> &[String] {
         &self.problems
+    }
+
+    /// The WDL value of `pos`, just after a zeroing move; `None` when the
+    /// tables do not have it or it cannot be read (then noted).
+    fn probe_wdl(&self, pos: &Chess) -> Option<Wdl> {
+        self.tables
+            .probe_wdl_after_zeroing(pos)
+            .map_err(|e| self.note_probe_error(&e))
+            .ok()
+    }
+
+    /// Notes a failed probe. A missing table, castling rights or too many
+    /// pieces only mean that the tables do not cover the position; any other
+    /// error is a table that cannot be read, counted under its file.
+    fn note_probe_error(&self, error: &SyzygyError) {
+        let SyzygyError::ProbeFailed {
+            metric, material, ..
+        } = error
+        else {
+            return;
+        };
+        let extension = match metric {
+            Metric::Wdl => "rtbw",
+            Metric::Dtz => "rtbz",
+        };
+        let name = format!("{material}.{extension}");
+        let file = self
+            .files
+            .iter()
+            .find(|path| path.file_name().is_some_and(|f| f == name.as_str()))
+            .map_or(name, |path| path.display().to_string());
+        let mut failures = self
+            .probe_failures
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        failures
+            .entry(file)
+            .and_modify(|failures| failures.count += 1)
+            .or_insert_with(|| ProbeFailures {
+                count: 1,
+                first_error: error.to_string(),
+            });
+    }
+
+    /// Describes, one line per table file, the probes that failed since the
+    /// last call, and forgets them: the search reports them after its move.
+    pub fn take_probe_failures(&self) -> Vec<String> {
+        let mut failures = self
+            .probe_failures
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        std::mem::take(&mut *failures)
+            .into_iter()
+            .map(|(file, failures)| {
+                format!(
+                    "Syzygy table {file}: {} failed probes ({}); the other tables are still used",
+                    failures.count, failures.first_error
+                )
+            })
+            .collect()
+    }
+}
+
+/// Checks that the file at `path` can be read and starts with `magic`, so
+/// that a damaged or foreign file is refused when the tables are loaded
+/// rather than counted as a table.
+fn check_header(path: &Path, magic: [u8; 4]) -> std::io::Result<()> {
+    let mut header = [0; 4];
+    std::fs::File::open(path)?.read_exact(&mut header)?;
+    if header == magic {
+        Ok(())
+    } else {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "not a Syzygy table (wrong header)",
+        ))
     }
 }
 
@@ -225,13 +331,13 @@ impl TablebaseOptions {
                 probe: Some(probe),
             };
         }
-        if let Some(ranks) = rank_by_dtz(&tables.tables, root, self.fifty_move_rule) {
+        if let Some(ranks) = rank_by_dtz(tables, root, self.fifty_move_rule) {
             return TablebasePlan {
                 root: ranks,
                 probe: None,
             };
         }
-        match rank_by_wdl(&tables.tables, root, self.fifty_move_rule) {
+        match rank_by_wdl(tables, root, self.fifty_move_rule) {
             Some(ranks) => {
                 let won = ranks.iter().any(|r| r.score > 0);
                 TablebasePlan {
@@ -265,7 +371,7 @@ impl TablebaseProbe {
             return None;
         }
         let pos = board.position();
-        let wdl = self.tables.tables.probe_wdl_after_zeroing(pos).ok()?;
+        let wdl = self.tables.probe_wdl(pos)?;
         if wdl == Wdl::Loss && pos.is_checkmate() {
             return None;
         }
@@ -297,12 +403,8 @@ fn child(root: &Board, mv: Move) -> Board {
 /// conversion ranks higher, so that the game moves on); wins that the 50-move
 /// counter may spoil rank by how much room they leave; losses rank equally
 /// unless the 50-move rule may save one, and then by how long they last.
-/// `None` when a table is missing.
-fn rank_by_dtz(
-    tables: &Tablebase<Chess>,
-    root: &Board,
-    fifty_move_rule: bool,
-) -> Option<Vec<RootRank>> {
+/// `None` when a table is missing or cannot be read.
+fn rank_by_dtz(tables: &Tablebases, root: &Board, fifty_move_rule: bool) -> Option<Vec<RootRank>> {
     let halfmoves = root.halfmove_clock() as i32;
     let repeated = root.has_repeated();
     let bound = if fifty_move_rule {
@@ -317,12 +419,17 @@ fn rank_by_dtz(
         // Plies from the root to the next zeroing move, negative when the
         // side to move at the root loses.
         let dtz = if pos.halfmoves() == 0 {
-            Dtz::before_zeroing(-tables.probe_wdl_after_zeroing(pos).ok()?).0
+            Dtz::before_zeroing(-tables.probe_wdl(pos)?).0
         } else if game_state(&after).is_draw() {
             // A third repetition or the 50-move rule ends the game at once.
             0
         } else {
-            let Dtz(plies) = -tables.probe_dtz(pos).ok()?.ignore_rounding();
+            let Dtz(plies) = -tables
+                .tables
+                .probe_dtz(pos)
+                .map_err(|e| tables.note_probe_error(&e))
+                .ok()?
+                .ignore_rounding();
             plies + plies.signum()
         };
         // A mate is the fastest conversion there is.
@@ -365,19 +472,15 @@ fn rank_by_dtz(
 }
 
 /// Ranks the root moves by WDL alone (Stockfish's `root_probe_wdl`), for
-/// tables without DTZ files. `None` when a table is missing.
-fn rank_by_wdl(
-    tables: &Tablebase<Chess>,
-    root: &Board,
-    fifty_move_rule: bool,
-) -> Option<Vec<RootRank>> {
+/// tables without DTZ files. `None` when a table is missing or cannot be read.
+fn rank_by_wdl(tables: &Tablebases, root: &Board, fifty_move_rule: bool) -> Option<Vec<RootRank>> {
     let mut ranks = Vec::new();
     for &mv in &root.legal_moves() {
         let after = child(root, mv);
         let wdl = if game_state(&after).is_draw() {
             Wdl::Draw
         } else {
-            -tables.probe_wdl_after_zeroing(after.position()).ok()?
+            -tables.probe_wdl(after.position())?
         };
         let (rank, score) = match wdl {
             Wdl::Win => (MAX_DTZ, TB_WIN - 1),

@@ -29,6 +29,7 @@ use crate::board::Board;
 use crate::report::{IterationReport, SearchEvent, iteration_infos, result_to_uci};
 use crate::search::{PvLine, SearchResult, SearchSetup, SharedState, Worker};
 use crate::strength::StrengthLimit;
+use crate::syzygy::Tablebases;
 use crate::tables::ThreadTables;
 use crate::time::TimeBudget;
 use crate::tt::TranspositionTable;
@@ -55,6 +56,8 @@ struct MainDuty {
     done: Sender<()>,
     /// A limited strength, with the random draw that picks its line.
     strength: Option<(StrengthLimit, f64)>,
+    /// The tablebases in use, whose failed probes are reported before the move.
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 /// One search for one thread.
@@ -253,6 +256,13 @@ fn run_job(job: Job, tables: &mut ThreadTables) {
     }
     drop(tt);
     drop(shared);
+    for failure in duty
+        .tablebases
+        .iter()
+        .flat_map(|tables| tables.take_probe_failures())
+    {
+        let _ = duty.events.send(SearchEvent::Failure(failure));
+    }
     let (best, ponder) = result_to_uci(&board, &chosen);
     let _ = duty.events.send(SearchEvent::BestMove { best, ponder });
     let _ = duty.done.send(());
@@ -278,6 +288,8 @@ pub(crate) struct SearchStart {
     pub strength: Option<(StrengthLimit, f64)>,
     /// A new game started since the last search: the threads forget their tables.
     pub new_game: bool,
+    /// The tablebases in use (their failed probes are reported).
+    pub tablebases: Option<Arc<Tablebases>>,
     /// The thread whose search fails, to test the engine's rescue.
     #[cfg(test)]
     pub fail_thread: Option<usize>,
@@ -360,6 +372,7 @@ impl ThreadPool {
                 infinite: start.infinite,
                 done: done_tx,
                 strength: start.strength,
+                tablebases: start.tablebases,
             }),
             new_game: start.new_game,
         };

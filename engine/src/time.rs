@@ -203,10 +203,23 @@ impl TimeBudget {
                 spread(usable, moves, increment.saturating_sub(overhead), at_most)
             }
             ClockMode::Delay { moves_to_go, .. } => {
-                // The delay is spent first, then the main time as in sudden
-                // death (or per period). Only this move's delay is counted.
-                let moves = moves_to_go.map_or(EXPECTED_MOVES, |n| n.min(MAX_PLANNED_MOVES));
-                let main = spread(usable, moves, Duration::ZERO, 0.8);
+                // The delay is spent first, then the main time exactly as
+                // without a delay, in sudden death or per period. Only this
+                // move's delay is counted: unused delay is never banked.
+                let mode = match moves_to_go {
+                    Some(moves_to_go) => ClockMode::MovesPerPeriod {
+                        moves_to_go,
+                        increment: Duration::ZERO,
+                    },
+                    None => ClockMode::SuddenDeath,
+                };
+                let main = TimeBudget::for_clock(
+                    Clock {
+                        remaining_ms: clock.remaining_ms,
+                        mode,
+                    },
+                    overhead,
+                );
                 TimeBudget {
                     soft: main.soft.map(|t| t + free),
                     hard: main.hard.map(|t| t + free),
@@ -246,6 +259,21 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// Whether the best move waits for `stop`: under `infinite`, and for a
+    /// bare `go`, which sets no limit at all (no clock, time, depth, nodes
+    /// or mate) and so, as in other engines, analyses until told to stop.
+    /// Without this a bare `go` would answer unasked once the search reached
+    /// its deepest iteration, at once in a position that is mate in one.
+    pub fn waits_for_stop(&self) -> bool {
+        self.infinite
+            || (self.white_time.is_none()
+                && self.black_time.is_none()
+                && self.move_time.is_none()
+                && self.depth.is_none()
+                && self.nodes.is_none()
+                && self.mate.is_none())
+    }
+
     /// The time control that applies to the side to move.
     /// `delay_ms` is the `Clock Delay` option (UCI has no field for it).
     pub fn time_control(&self, turn: Color, delay_ms: u64) -> TimeControl {
@@ -315,14 +343,19 @@ mod tests {
         for remaining in [0, 1, 10, 31, 50, 100, 500, 1_000, 8_000, 60_000, 3_600_000] {
             for inc in [0, 10, 80, 1_000, 30_000] {
                 for mtg in [None, Some(1), Some(2), Some(10), Some(40), Some(200)] {
-                    let b = budget(remaining, inc, mtg, 0);
-                    let limit = Duration::from_millis(remaining as u64).saturating_sub(OVERHEAD);
-                    let hard = b.hard.unwrap();
-                    assert!(
-                        hard <= limit.max(PANIC_SPEND),
-                        "{remaining} {inc} {mtg:?}: {hard:?}"
-                    );
-                    assert!(b.soft.unwrap() <= hard);
+                    for delay in [0, 10, 45, 100, 2_000] {
+                        let b = budget(remaining, inc, mtg, delay);
+                        // The main time left plus this move's free delay,
+                        // each less the overhead.
+                        let main = Duration::from_millis(remaining as u64).saturating_sub(OVERHEAD);
+                        let free = Duration::from_millis(delay).saturating_sub(OVERHEAD);
+                        let hard = b.hard.unwrap();
+                        assert!(
+                            hard <= main + free,
+                            "{remaining} {inc} {mtg:?} {delay}: {hard:?}"
+                        );
+                        assert!(b.soft.unwrap() <= hard);
+                    }
                 }
             }
         }
@@ -427,19 +460,65 @@ mod tests {
     #[test]
     fn delay_is_used_but_never_banked() {
         let delay = Duration::from_millis(2_000);
-        let without = budget(60_000, 0, None, 0);
-        let with = budget(60_000, 0, None, 2_000);
-        // The free delay is spent on top of the main-time plan...
-        assert_eq!(with.soft.unwrap(), without.soft.unwrap() + delay - OVERHEAD);
-        // ...but never more than this move's delay plus what is on the clock.
-        assert!(with.hard.unwrap() <= delay + Duration::from_millis(60_000) - OVERHEAD);
-        // Unused delay is not banked: the next move's plan depends only on
-        // the main time reported, not on delay left over from earlier moves.
-        assert_eq!(budget(60_000, 0, None, 2_000), with);
         // With an empty main clock only the delay may be used.
         let empty = budget(0, 0, None, 2_000);
         assert!(empty.hard.unwrap() <= delay - OVERHEAD);
         assert!(empty.soft.unwrap() > Duration::ZERO);
+        // Unused delay is lost, not added to the main time: a move plans its
+        // main time exactly as without a delay, and spends this move's free
+        // delay (less the overhead) on top, whatever the clock and period.
+        for remaining in [1_000, 8_000, 60_000, 3_600_000] {
+            for mtg in [None, Some(1), Some(5), Some(40)] {
+                for delay_ms in [31, 100, 2_000, 10_000] {
+                    let without = budget(remaining, 0, mtg, 0);
+                    let with = budget(remaining, 0, mtg, delay_ms);
+                    let free = Duration::from_millis(delay_ms) - OVERHEAD;
+                    let case = format!("{remaining} {mtg:?} {delay_ms}");
+                    assert_eq!(with.soft.unwrap(), without.soft.unwrap() + free, "{case}");
+                    assert_eq!(with.hard.unwrap(), without.hard.unwrap() + free, "{case}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn infinite_and_a_bare_go_wait_for_stop() {
+        assert!(Limits::default().waits_for_stop());
+        let infinite_with_depth = Limits {
+            infinite: true,
+            depth: Some(3),
+            ..Limits::default()
+        };
+        assert!(infinite_with_depth.waits_for_stop());
+        let searchmoves_only = Limits {
+            search_moves: vec!["e2e4".to_string()],
+            ..Limits::default()
+        };
+        assert!(searchmoves_only.waits_for_stop());
+        for limited in [
+            Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+            Limits {
+                nodes: Some(1_000),
+                ..Limits::default()
+            },
+            Limits {
+                mate: Some(2),
+                ..Limits::default()
+            },
+            Limits {
+                move_time: Some(100),
+                ..Limits::default()
+            },
+            Limits {
+                black_time: Some(1_000),
+                ..Limits::default()
+            },
+        ] {
+            assert!(!limited.waits_for_stop(), "{limited:?}");
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use sessa_engine::{Engine, Limits, ReportedScore, SearchEvent};
 use shakmaty::Move;
 mod common;
 
-use common::repo_root;
+use common::{repo_root, shared_data};
 use std::path::{Path, PathBuf};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
@@ -198,27 +198,52 @@ fn bad_lines_are_reported_and_skipped() {
     );
 }
 
+/// Tells whether an EPD error is of the kind a test expects.
+type ErrorKind = fn(&EpdError) -> bool;
+
 #[test]
-fn odd_input_never_panics() {
+fn odd_input_is_refused_or_read_without_panicking() {
+    let refused: [(&str, ErrorKind); 9] = [
+        ("\u{feff}", |e| matches!(e, EpdError::MissingFields)),
+        (";;;", |e| matches!(e, EpdError::MissingFields)),
+        ("\"\"\"", |e| matches!(e, EpdError::MissingFields)),
+        ("a b c d", |e| matches!(e, EpdError::BadPosition(_))),
+        ("k7/8/8/8/8/8/8/K7 w - - 99999999999 1", |e| {
+            matches!(e, EpdError::BadNumber { .. })
+        }),
+        ("k7/8/8/8/8/8/8/K7 w - - bm #", |e| {
+            matches!(e, EpdError::BadNumber { .. })
+        }),
+        ("k7/8/8/8/8/8/8/K7 w - - bm #99999999999999999999", |e| {
+            matches!(e, EpdError::BadNumber { .. })
+        }),
+        ("k7/8/8/8/8/8/8/K7 w - - bm Ka2é", |e| {
+            matches!(e, EpdError::BadMove { .. })
+        }),
+        ("k7/8/8/8/8/8/8/K7 w - - é \"ü\"", |e| {
+            matches!(e, EpdError::BadOpcode(_))
+        }),
+    ];
+    for (line, expected) in refused {
+        match parse_record(line, 1) {
+            Err(e) => assert!(expected(&e), "{line:?}: {e:?}"),
+            Ok(record) => panic!("{line:?} accepted: {record:?}"),
+        }
+    }
+    // Odd but readable: empty operations, comments with EPD punctuation,
+    // an extreme mate distance and an empty move list.
     for line in [
-        "\u{feff}",
-        ";;;",
-        "\"\"\"",
-        "a b c d",
         "k7/8/8/8/8/8/8/K7 w - - ;;; ; ;",
-        "k7/8/8/8/8/8/8/K7 w - - 99999999999 1",
-        "k7/8/8/8/8/8/8/K7 w - - bm #",
-        "k7/8/8/8/8/8/8/K7 w - - bm #99999999999999999999",
         "k7/8/8/8/8/8/8/K7 w - - dm -9223372036854775808",
         "k7/8/8/8/8/8/8/K7 w - - c0 \"=,=\"",
         "k7/8/8/8/8/8/8/K7 w - - c0 \"Kb2=\"",
-        "k7/8/8/8/8/8/8/K7 w - - bm Ka2é",
-        "k7/8/8/8/8/8/8/K7 w - - é \"ü\"",
         "k7/8/8/8/8/8/8/K7 w - - moves \"\"",
     ] {
-        let _ = parse_record(line, 1);
+        let record = parse_record(line, 1);
+        assert!(matches!(record, Ok(Some(_))), "{line:?}: {record:?}");
     }
-    let _ = EpdFile::parse("\u{feff}k7/8/8/8/8/8/8/K7 w - - bm Kb2;\r\n\r\n");
+    let file = EpdFile::parse("\u{feff}k7/8/8/8/8/8/8/K7 w - - bm Kb2;\r\n\r\n");
+    assert_eq!((file.records.len(), file.errors.len()), (1, 0));
 }
 
 /// Parses a suite and returns its records, failing on any invalid line.
@@ -268,11 +293,9 @@ fn project_suites_parse() {
 
 #[test]
 fn shared_suites_parse_when_present() {
-    let folder = repo_root().join("../shared/testsuites");
-    if !folder.exists() {
-        eprintln!("skipped: {} not found", folder.display());
+    let Some(folder) = shared_data("testsuites", "perftsuite.epd") else {
         return;
-    }
+    };
     let mut total = 0;
     for path in epd_files_in(&folder) {
         let records = parse_suite(&path);

@@ -8,7 +8,7 @@ use sessa_engine::perft::perft;
 use shakmaty::CastlingMode;
 mod common;
 
-use common::repo_root;
+use common::{repo_root, shared_data};
 use std::path::Path;
 
 /// Largest leaf count a test runs, to keep each suite to seconds.
@@ -53,11 +53,10 @@ fn project_perft_suite() {
 
 #[test]
 fn shared_perft_suite_when_present() {
-    let path = repo_root().join("../shared/testsuites/perftsuite.epd");
-    if !path.exists() {
-        eprintln!("skipped: {} not found", path.display());
+    let Some(folder) = shared_data("testsuites", "perftsuite.epd") else {
         return;
-    }
+    };
+    let path = folder.join("perftsuite.epd");
     let checked = run_suite(&path, 200_000);
     assert!(checked > 100, "only {checked} counts checked");
 }

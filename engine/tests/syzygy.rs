@@ -2,12 +2,12 @@
 //! loading, the root moves that keep the result (also near the 50-move
 //! limit and after a repetition), a won KBNvK mated against the tablebase's
 //! best defence within the 50-move rule, the probes below the root and the
-//! `Syzygy50MoveRule` and `SyzygyProbeLimit` settings. Every test is skipped,
-//! with a message, when the tables are not there.
+//! `Syzygy50MoveRule` and `SyzygyProbeLimit` settings. Every test is skipped
+//! (see `common::shared_data`) when the tables are not there.
 
 mod common;
 
-use common::repo_root;
+use common::{repo_root, shared_data};
 use crossbeam::channel::unbounded;
 use sessa_engine::draw::{GameState, game_state};
 use sessa_engine::score::TB_WIN;
@@ -18,14 +18,9 @@ use shakmaty_syzygy::{Tablebase, Wdl};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// The shared tables, or `None` (the test is skipped) when they are absent.
 fn tables_folder() -> Option<PathBuf> {
-    let folder = repo_root().join("../shared/syzygy");
-    if folder.join("KBNvK.rtbz").exists() {
-        Some(folder)
-    } else {
-        eprintln!("skipped: no Syzygy tables in {}", folder.display());
-        None
-    }
+    shared_data("syzygy", "KBNvK.rtbz")
 }
 
 /// The tables as the tests read them, apart from the engine's.

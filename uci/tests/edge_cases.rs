@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Engine, PROMPT, assert_legal};
+use common::{Engine, PROMPT, assert_legal, timed};
 use std::time::{Duration, Instant};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -150,22 +150,24 @@ fn end_of_input_during_a_search_exits_cleanly_and_prints_nothing_more() {
 #[test]
 fn quit_during_a_search_exits_within_100_ms() {
     for threads in [1, 4] {
-        let mut e = Engine::start();
-        e.send(&format!("setoption name Threads value {threads}"));
-        e.send("position startpos");
-        e.send("go infinite");
-        std::thread::sleep(Duration::from_millis(300));
-        e.send("quit");
-        let (took, success) = e.exit_within(Duration::from_secs(5)).expect("an exit");
-        assert!(success);
-        assert!(
-            took < Duration::from_millis(100),
-            "{threads} threads: {took:?}"
-        );
-        let after = e.remaining_lines();
-        assert!(
-            !after.iter().any(|l| l.starts_with("bestmove")),
-            "{after:?}"
-        );
+        timed(|| {
+            let mut e = Engine::start();
+            e.send(&format!("setoption name Threads value {threads}"));
+            e.send("position startpos");
+            e.send("go infinite");
+            std::thread::sleep(Duration::from_millis(300));
+            e.send("quit");
+            let (took, success) = e.exit_within(Duration::from_secs(5)).expect("an exit");
+            assert!(success);
+            assert!(
+                took < Duration::from_millis(100),
+                "{threads} threads: {took:?}"
+            );
+            let after = e.remaining_lines();
+            assert!(
+                !after.iter().any(|l| l.starts_with("bestmove")),
+                "{after:?}"
+            );
+        });
     }
 }

@@ -3,15 +3,11 @@
 //! order whatever the number of jobs, invalid lines reported and skipped,
 //! and the exit status on unreadable files.
 
+mod common;
+
+use common::{repo_root, shared_data};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
 
 fn sessa_epd(args: &[&str]) -> Output {
     let output = Command::new(env!("CARGO_BIN_EXE_sessa"))
@@ -254,21 +250,57 @@ fn unreadable_file_fails_but_others_run() {
     assert!(text(&output.stdout).contains("readable.epd: solved 1/1"));
 }
 
+/// A readable one-position suite, so that only the arguments can make a run fail.
+fn one_mate_suite() -> PathBuf {
+    write_temp("one-mate.epd", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - dm 1;\n")
+}
+
 #[test]
 fn limits_are_exclusive() {
-    let output = sessa_epd(&["x.epd", "--nodes", "1", "--depth", "1"]);
+    let suite = one_mate_suite();
+    let suite = suite.to_str().unwrap();
+    for limits in [
+        ["--nodes", "1000", "--depth", "1"],
+        ["--movetime", "10", "--nodes", "1000"],
+        ["--depth", "1", "--movetime", "10"],
+    ] {
+        let mut args = vec![suite];
+        args.extend(limits);
+        let output = sessa_epd(&args);
+        assert!(!output.status.success(), "{limits:?} accepted");
+        assert!(
+            text(&output.stderr).contains("cannot be used with"),
+            "{limits:?}: {}",
+            text(&output.stderr)
+        );
+        assert!(text(&output.stdout).is_empty(), "{limits:?} ran");
+    }
+    let output = sessa_epd(&[suite, "--jobs", "0"]);
     assert!(!output.status.success());
-    let output = sessa_epd(&["x.epd", "--jobs", "0"]);
-    assert!(!output.status.success());
+    assert!(
+        text(&output.stderr).contains("--jobs"),
+        "{}",
+        text(&output.stderr)
+    );
+    // Each limit alone runs the suite.
+    for limit in [["--nodes", "1000"], ["--depth", "1"], ["--movetime", "10"]] {
+        let mut args = vec![suite];
+        args.extend(limit);
+        let output = sessa_epd(&args);
+        assert!(
+            output.status.success(),
+            "{limit:?}: {}",
+            text(&output.stderr)
+        );
+        assert!(text(&output.stdout).contains("solved 1/1"), "{limit:?}");
+    }
 }
 
 #[test]
 fn syzygy_tables_serve_every_job() {
-    let tables = repo_root().join("../shared/syzygy");
-    if !tables.join("KQvK.rtbw").exists() {
-        eprintln!("skipped: no Syzygy tables in {}", tables.display());
+    let Some(tables) = shared_data("syzygy", "KQvK.rtbw") else {
         return;
-    }
+    };
     let path = write_temp(
         "syzygy.epd",
         "4k3/8/8/8/8/5b2/8/K3R3 b - - dm 0; id \"KRvKB held\";\n\

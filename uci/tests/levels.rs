@@ -4,8 +4,9 @@
 mod common;
 
 use common::{Engine, PROMPT, field, play};
+use sessa_engine::strength::StrengthLimit;
 use shakmaty::{Chess, EnPassantMode, Position, fen::Fen};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The `wdl` triple of an `info` line, if it has one.
 fn wdl(line: &str) -> Option<(u32, u32, u32)> {
@@ -125,6 +126,51 @@ fn a_limited_engine_searches_less_and_full_strength_comes_back() {
     e.send("setoption name UCI_Elo value 2200");
     e.send("setoption name UCI_LimitStrength value true");
     assert_eq!(nodes_at_depth_10(&mut e), full);
+}
+
+#[test]
+fn each_level_starts_no_iteration_past_its_node_budget() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_LimitStrength value true");
+    for elo in [1320, 1600, 1800, 1900, 2050, 2200] {
+        let budget = StrengthLimit::new(elo).node_budget();
+        e.send(&format!("setoption name UCI_Elo value {elo}"));
+        e.send("ucinewgame");
+        e.send("position startpos moves e2e4 e7e5 g1f3");
+        // The time limit is far beyond what any budget needs: the level's
+        // budget must end the search.
+        let sent = Instant::now();
+        e.send("go movetime 20000");
+        let (_, _, lines) = e.bestmove(Duration::from_secs(25));
+        assert!(
+            sent.elapsed() < Duration::from_secs(15),
+            "{elo}: no end within the budget of {budget} nodes"
+        );
+        let scored: Vec<(u32, u64)> = lines
+            .iter()
+            .filter(|l| l.contains(" score "))
+            .map(|l| {
+                let number = |key| field(l, key).unwrap().parse::<u64>().unwrap();
+                (number("depth") as u32, number("nodes"))
+            })
+            .collect();
+        let last_depth = scored.iter().map(|&(depth, _)| depth).max().unwrap();
+        // Every iteration but the first starts below the budget: all lines
+        // of earlier iterations were reported with fewer nodes.
+        for &(depth, nodes) in &scored {
+            assert!(
+                depth == last_depth || nodes < budget,
+                "{elo}: depth {depth} of {last_depth} reported {nodes} nodes, budget {budget}"
+            );
+        }
+        // ...and the budget, not the clock, ended the search: the deepest
+        // iteration went past it or was the last one needed.
+        let last_nodes = scored.last().unwrap().1;
+        assert!(
+            last_nodes >= budget / 2,
+            "{elo}: ended at {last_nodes} nodes, budget {budget}"
+        );
+    }
 }
 
 #[test]

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Engine, PROMPT};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The side-to-move score and the network name that `eval` prints.
 fn eval(e: &mut Engine) -> (i32, String) {
@@ -102,6 +102,20 @@ fn eval_file_loads_a_network_and_refuses_bad_ones() {
         (score - internal_score - 10).abs() <= 1,
         "{score} vs {internal_score}"
     );
+    // A refused file keeps the network loaded from a file, too.
+    for bad in [
+        Path::new("/nonexistent/net.nnue"),
+        damaged_path.as_path(),
+        short_path.as_path(),
+    ] {
+        e.send(&format!("setoption name EvalFile value {}", bad.display()));
+        let (line, _) = e.expect(|l| l.starts_with("info string"), PROMPT);
+        assert!(
+            line.starts_with("info string error:") && line.contains(&name),
+            "{line}"
+        );
+        assert_eq!(eval(&mut e), (score, name.clone()));
+    }
     e.send("go depth 3");
     e.bestmove(PROMPT * 10);
 

@@ -3,12 +3,12 @@
 //! found; a bad path is an error and the engine plays on; folder names keep
 //! their spaces; `<empty>` turns the tables off; the root move keeps the
 //! tablebase result, MultiPV lists the lines by it, and `tbhits` counts the
-//! probes. Every test is skipped, with a message, when the tables are not
-//! there.
+//! probes. Every test is skipped (see `common::shared_data`) when the tables
+//! are not there.
 
 mod common;
 
-use common::{Engine, PROMPT, assert_legal, field, last_score_line};
+use common::{Engine, PROMPT, assert_legal, field, last_score_line, shared_data};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -18,14 +18,9 @@ const LOADED: &str = "info string Syzygy tablebases: 35 WDL and 35 DTZ tables, u
 /// The score of a won root move: `TB_WIN - 1`.
 const WON: &str = "31742";
 
+/// The shared tables, or `None` (the test is skipped) when they are absent.
 fn tables_folder() -> Option<PathBuf> {
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/syzygy");
-    if folder.join("KBNvK.rtbz").exists() {
-        Some(folder)
-    } else {
-        eprintln!("skipped: no Syzygy tables in {}", folder.display());
-        None
-    }
+    shared_data("syzygy", "KBNvK.rtbz")
 }
 
 /// Sets `SyzygyPath` and returns the `info string` lines before `readyok`.
@@ -246,4 +241,77 @@ fn the_tablebase_suite_is_solved_with_the_tables() {
             .collect::<Vec<_>>()
             .join("\n")
     );
+}
+
+/// A copy of the shared tables in a fresh folder, to damage.
+fn copy_of_tables(folder: &Path, name: &str) -> PathBuf {
+    let copy = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    if copy.exists() {
+        std::fs::remove_dir_all(&copy).unwrap();
+    }
+    std::fs::create_dir_all(&copy).unwrap();
+    for entry in std::fs::read_dir(folder).unwrap() {
+        let path = entry.unwrap().path();
+        let target = copy.join(path.file_name().unwrap());
+        std::fs::write(&target, std::fs::read(&path).unwrap()).unwrap();
+    }
+    copy
+}
+
+#[test]
+fn damaged_and_unreadable_tables_are_reported_and_the_others_used() {
+    let Some(folder) = tables_folder() else {
+        return;
+    };
+    let copy = copy_of_tables(&folder, "damaged-syzygy");
+    // A file that is not a table: its header is gone.
+    let foreign = copy.join("KRvK.rtbw");
+    let mut bytes = std::fs::read(&foreign).unwrap();
+    bytes[..4].fill(0);
+    std::fs::write(&foreign, bytes).unwrap();
+    // A file that cannot be read: a folder in its place.
+    let unreadable = copy.join("KNvK.rtbw");
+    std::fs::remove_file(&unreadable).unwrap();
+    std::fs::create_dir(&unreadable).unwrap();
+    // A table cut short after a valid header: it loads, but cannot be probed.
+    let truncated = copy.join("KQvK.rtbw");
+    let bytes = std::fs::read(&truncated).unwrap();
+    std::fs::write(&truncated, &bytes[..80]).unwrap();
+
+    let mut e = Engine::start();
+    let lines = set_path(&mut e, copy.to_str().unwrap());
+    let named = |file: &Path| {
+        let file = file.display().to_string();
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: SyzygyPath: ") && l.contains(&file))
+    };
+    assert!(named(&foreign) && named(&unreadable), "{lines:#?}");
+    assert_eq!(
+        lines.last().unwrap(),
+        "info string Syzygy tablebases: 33 WDL and 35 DTZ tables, up to 4 pieces"
+    );
+    // Probing the cut table fails: the failures are counted and reported,
+    // naming the file, before the move.
+    let (_, infos) = search(&mut e, "8/8/8/5k2/8/8/1Q6/K7 w - - 0 1", 5);
+    let truncated_name = truncated.display().to_string();
+    let report = infos
+        .iter()
+        .find(|l| l.starts_with("info string error: ") && l.contains(&truncated_name))
+        .unwrap_or_else(|| panic!("no report of {truncated_name}: {infos:#?}"));
+    assert!(report.contains("failed probes"), "{report}");
+    // The other tables are still used (KRRvK), and the failures of a
+    // search are reported once.
+    let (_, infos) = search(&mut e, "4k3/8/8/8/8/8/8/R3K2R w - - 0 1", 3);
+    assert!(
+        infos
+            .iter()
+            .any(|l| field(l, "cp") == Some(WON) && field(l, "tbhits") != Some("0")),
+        "{infos:#?}"
+    );
+    assert!(
+        !infos.iter().any(|l| l.starts_with("info string error")),
+        "{infos:#?}"
+    );
+    std::fs::remove_dir_all(&copy).unwrap();
 }

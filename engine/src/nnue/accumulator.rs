@@ -223,13 +223,56 @@ mod tests {
         }
     }
 
-    /// Plays random games from `fen`, checking after every move and after
-    /// unmaking all of them that the incremental accumulators equal a fresh
-    /// computation; returns how many moves of each kind were seen.
-    fn random_games(fen: &str, mode: CastlingMode, games: u64, kernel: Kernel) -> [usize; 4] {
+    /// The kinds of move a run of [`random_games`] played.
+    #[derive(Debug, Default)]
+    struct Seen {
+        captures: usize,
+        /// Castling by colour (White, Black) and wing (king side, queen side).
+        castles: [[usize; 2]; 2],
+        en_passant: usize,
+        capture_promotions: usize,
+        under_promotions: usize,
+        /// Moves played from a position right after another of its moves
+        /// was unmade.
+        siblings: usize,
+    }
+
+    impl Seen {
+        fn note(&mut self, pos: &Chess, m: Move) {
+            self.captures += usize::from(m.is_capture());
+            if let Move::Castle { king, rook } = m {
+                let wing = usize::from(king > rook);
+                self.castles[usize::from(pos.turn() == Color::Black)][wing] += 1;
+            }
+            self.en_passant += usize::from(m.is_en_passant());
+            self.capture_promotions += usize::from(m.is_promotion() && m.is_capture());
+            self.under_promotions +=
+                usize::from(m.promotion().is_some_and(|role| role != Role::Queen));
+        }
+
+        fn castled_both_ways_with_both_colours(&self) -> bool {
+            self.castles.iter().flatten().all(|&n| n > 0)
+        }
+    }
+
+    /// Checks that the stack's current accumulators equal a fresh
+    /// computation for `pos`.
+    fn assert_fresh(stack: &AccumulatorStack, net: &Network, pos: &Chess, after: &str) {
+        let fresh = Accumulator::refresh(net, pos.board(), Kernel::Portable);
+        assert!(
+            *stack.current() == fresh,
+            "after {after} in {}",
+            Fen::from_position(pos, EnPassantMode::Legal)
+        );
+    }
+
+    /// Plays random games from `fen`, checking after every move, after
+    /// every unmake and after unmaking all of them that the incremental
+    /// accumulators equal a fresh computation. Now and then a move is
+    /// tried, unmade and followed by a sibling, as the search does.
+    fn random_games(fen: &str, mode: CastlingMode, games: u64, kernel: Kernel, seen: &mut Seen) {
         let net = Network::embedded();
         let start: Chess = fen.parse::<Fen>().unwrap().into_position(mode).unwrap();
-        let mut seen = [0; 4];
         for game in 0..games {
             let mut rng = Lcg(game + 1);
             let mut stack = AccumulatorStack::new(kernel);
@@ -247,55 +290,64 @@ mod tests {
                     .copied()
                     .filter(|m| m.is_castle() || m.is_en_passant() || m.is_promotion())
                     .collect();
-                let m = if !special.is_empty() && rng.below(2) == 0 {
-                    special[rng.below(special.len())]
-                } else {
-                    moves[rng.below(moves.len())]
+                let pick = |rng: &mut Lcg| {
+                    if !special.is_empty() && rng.below(2) == 0 {
+                        special[rng.below(special.len())]
+                    } else {
+                        moves[rng.below(moves.len())]
+                    }
                 };
-                seen[0] += usize::from(m.is_capture());
-                seen[1] += usize::from(m.is_castle());
-                seen[2] += usize::from(m.is_en_passant());
-                seen[3] += usize::from(m.is_promotion());
+                let mut m = pick(&mut rng);
+                if moves.len() > 1 && rng.below(4) == 0 {
+                    // Try `m`, take it back, and play a sibling instead.
+                    seen.note(&pos, m);
+                    stack.push(&net, pos.turn(), m);
+                    let mut tried = pos.clone();
+                    tried.play_unchecked(m);
+                    assert_fresh(&stack, &net, &tried, &m.to_string());
+                    stack.pop();
+                    assert_fresh(&stack, &net, &pos, &format!("unmaking {m}"));
+                    let sibling = pick(&mut rng);
+                    seen.siblings += usize::from(sibling != m);
+                    m = sibling;
+                }
+                seen.note(&pos, m);
                 stack.push(&net, pos.turn(), m);
                 let mut child = pos;
                 child.play_unchecked(m);
-                let fresh = Accumulator::refresh(&net, child.board(), Kernel::Portable);
-                assert!(
-                    *stack.current() == fresh,
-                    "after {} in {}",
-                    m,
-                    Fen::from_position(&child, EnPassantMode::Legal)
-                );
+                assert_fresh(&stack, &net, &child, &m.to_string());
                 line.push(child);
             }
             while line.len() > 1 {
                 line.pop();
                 stack.pop();
-                let fresh =
-                    Accumulator::refresh(&net, line.last().unwrap().board(), Kernel::Portable);
-                assert!(*stack.current() == fresh);
+                assert_fresh(&stack, &net, line.last().unwrap(), "unmaking");
             }
         }
-        seen
     }
 
     #[test]
     fn incremental_updates_equal_a_fresh_computation() {
         for kernel in Kernel::available() {
-            let seen = random_games(
+            let mut seen = Seen::default();
+            for fen in [
                 "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                CastlingMode::Standard,
-                40,
-                kernel,
-            );
-            assert!(seen.iter().all(|&n| n > 0), "move kinds seen: {seen:?}");
-            let seen = random_games(
                 "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-                CastlingMode::Standard,
-                40,
-                kernel,
+                // Pawns about to promote, with and without a capture, next
+                // to both sides' castling and an en passant capture.
+                "r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1",
+            ] {
+                random_games(fen, CastlingMode::Standard, 40, kernel, &mut seen);
+            }
+            assert!(
+                seen.captures > 0
+                    && seen.castled_both_ways_with_both_colours()
+                    && seen.en_passant > 0
+                    && seen.capture_promotions > 0
+                    && seen.under_promotions > 0
+                    && seen.siblings > 0,
+                "move kinds seen with {kernel:?}: {seen:?}"
             );
-            assert!(seen[2] > 0 && seen[3] > 0, "move kinds seen: {seen:?}");
         }
     }
 
@@ -308,8 +360,12 @@ mod tests {
             "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1",
             "2r1kr2/8/8/8/8/8/8/2R1KR2 w FCfc - 0 1",
         ] {
-            let seen = random_games(fen, CastlingMode::Chess960, 30, Kernel::detect());
-            assert!(seen[1] > 0, "no castling seen from {fen}");
+            let mut seen = Seen::default();
+            random_games(fen, CastlingMode::Chess960, 30, Kernel::detect(), &mut seen);
+            assert!(
+                seen.castled_both_ways_with_both_colours(),
+                "castling seen from {fen}: {seen:?}"
+            );
         }
     }
 
