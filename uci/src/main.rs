@@ -1,6 +1,7 @@
 //! `sessa`: the UCI chess engine binary. Without arguments it speaks UCI on
 //! stdin/stdout; subcommands run the bench and perft.
 
+mod batch;
 mod epd;
 #[cfg(test)]
 mod fuzz;
