@@ -50,7 +50,8 @@ fn escape(text: &str) -> String {
 }
 
 /// The graph of a game titled `title`, starting with White's expected score
-/// `start` (0 to 1), one point per move of `moves`.
+/// `start` (0 to 1), one point per move of `moves`; an empty plot that says
+/// so for a game without moves.
 pub fn graph(title: &str, start: f64, moves: &[MoveReport]) -> String {
     let plot_width = WIDTH - LEFT - RIGHT;
     let plot_height = HEIGHT - TOP - BOTTOM;
@@ -84,6 +85,16 @@ pub fn graph(title: &str, start: f64, moves: &[MoveReport]) -> String {
         svg,
         r#"<rect x="{LEFT}" y="{TOP}" width="{plot_width}" height="{plot_height}" fill="{BLACK_SHARE}"/>"#
     );
+    if moves.is_empty() {
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="white">no moves</text>"#,
+            LEFT + plot_width / 2.0,
+            TOP + plot_height / 2.0
+        );
+        svg.push_str("</svg>\n");
+        return svg;
+    }
     let mut curve = format!("{:.1},{:.1}", x(0), y(start));
     for (index, report) in moves.iter().enumerate() {
         let _ = write!(
@@ -271,5 +282,9 @@ mod tests {
         assert!(svg.contains("<title>1... Qh4?? (blunder), eval -5.12</title>"));
         assert!(svg.contains("White: 0 ?!, 0 ?, 0 ?? \u{b7} Black: 0 ?!, 0 ?, 1 ??"));
         assert!(svg.trim_end().ends_with("</svg>"));
+
+        let empty = graph("No moves", 0.5, &[]);
+        assert!(empty.contains(">no moves</text>") && !empty.contains("<polygon"));
+        assert!(empty.trim_end().ends_with("</svg>"));
     }
 }
