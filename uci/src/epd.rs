@@ -8,53 +8,36 @@
 //! repair (see `Board::from_fen_repaired`) is searched as repaired, and every
 //! output format says what was repaired.
 //!
-//! The progress bar is drawn by `indicatif`, which keeps a single status line
-//! on stderr up to date while result lines are printed above it, and draws
-//! nothing when stderr is not a terminal; doing that by hand would mean
-//! terminal handling this project has no other use for.
+//! The shared machinery (jobs, limits, progress bar) is in `crate::batch`.
 
 mod report;
 
-use clap::{ArgGroup, Args, ValueEnum};
+use crate::batch::{LimitArgs, Workers, open_tablebases, progress_bar};
+use clap::{Args, ValueEnum};
 use crossbeam::channel::unbounded;
-use indicatif::{ProgressBar, ProgressStyle};
 use sessa_engine::engine::DEFAULT_HASH_MB;
 use sessa_engine::epd::{EpdFile, EpdLineError, EpdRecord};
-use sessa_engine::syzygy::Tablebases;
 use sessa_engine::{Engine, Limits, ReportedScore, SearchEvent};
 use shakmaty::Move;
 use shakmaty::san::SanPlus;
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// Time per position when no limit is given, in ms.
-const DEFAULT_MOVE_TIME_MS: u64 = 1000;
 /// Invalid lines reported one by one per file; the rest are only counted.
 const BAD_LINES_SHOWN: usize = 10;
 
 /// Options of `sessa epd`.
 #[derive(Args, Debug)]
-#[command(group(ArgGroup::new("limit").args(["movetime", "nodes", "depth"])))]
 pub struct EpdArgs {
     /// EPD files to run.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Search each position this many ms (the default, with 1000 ms).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=u64::from(u32::MAX)))]
-    movetime: Option<u64>,
-    /// Search each position this many nodes.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    nodes: Option<u64>,
-    /// Search each position to this depth.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
-    depth: Option<u32>,
+    #[command(flatten)]
+    limit: LimitArgs,
     /// Search threads per position.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: u16,
@@ -78,38 +61,8 @@ pub struct EpdArgs {
 }
 
 impl EpdArgs {
-    fn limits(&self) -> Limits {
-        let mut limits = Limits::default();
-        match (self.nodes, self.depth) {
-            (Some(nodes), _) => limits.nodes = Some(nodes),
-            (_, Some(depth)) => limits.depth = Some(depth),
-            _ => {
-                let ms = self.movetime.unwrap_or(DEFAULT_MOVE_TIME_MS);
-                limits.move_time = Some(i64::try_from(ms).unwrap_or(i64::MAX));
-            }
-        }
-        limits
-    }
-
     fn limit_text(&self) -> String {
-        match (self.nodes, self.depth) {
-            (Some(nodes), _) => format!("nodes {nodes}"),
-            (_, Some(depth)) => format!("depth {depth}"),
-            _ => format!("movetime {}", self.movetime.unwrap_or(DEFAULT_MOVE_TIME_MS)),
-        }
-    }
-
-    /// The tables of `--syzygy`, loaded once for all jobs; the folders or
-    /// files skipped are reported on stderr.
-    fn tablebases(&self) -> Result<Option<Arc<Tablebases>>, String> {
-        let Some(paths) = &self.syzygy else {
-            return Ok(None);
-        };
-        let tables = Tablebases::open(paths).map_err(|e| e.to_string())?;
-        for problem in tables.problems() {
-            eprintln!("warning: --syzygy: {problem}");
-        }
-        Ok(Some(Arc::new(tables)))
+        self.limit.text()
     }
 }
 
@@ -275,30 +228,10 @@ struct Suite {
 
 /// Runs `sessa epd`.
 pub fn run(args: &EpdArgs) -> ExitCode {
-    let tables = match args.tablebases() {
-        Ok(tables) => tables,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let mut engines = Vec::with_capacity(args.jobs.into());
-    for _ in 0..args.jobs {
-        let mut engine = Engine::new();
-        if let Err(e) = engine.set_hash(args.hash as usize) {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-        engine.set_threads(args.threads.into());
-        engine.tablebase_options_mut().tables = tables.clone();
-        engines.push(engine);
-    }
-    let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(args.jobs.into())
-        .thread_name(|index| format!("epd-job-{index}"))
-        .build()
-    {
-        Ok(pool) => pool,
+    let workers = open_tablebases(args.syzygy.as_deref())
+        .and_then(|tables| Workers::new("epd", args.jobs, args.hash, args.threads, tables));
+    let mut workers = match workers {
+        Ok(workers) => workers,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;
@@ -341,7 +274,7 @@ pub fn run(args: &EpdArgs) -> ExitCode {
         .sum();
     let progress = progress_bar(total);
     let mut report = report::new(args.format, out, progress.clone());
-    let limits = args.limits();
+    let limits = args.limit.limits();
     let mut overall = Summary::default();
     let mut written = report.begin(args);
     for suite in &suites {
@@ -364,7 +297,9 @@ pub fn run(args: &EpdArgs) -> ExitCode {
             bad_lines: file.errors.len(),
             ..Summary::default()
         };
-        run_positions(&file.records, &mut engines, &pool, &limits, |outcome| {
+        let search =
+            |engine: &mut Engine, record: &EpdRecord| search_position(engine, record, &limits);
+        workers.run_in_order(&file.records, search, |_, outcome| {
             summary.add(&outcome);
             progress.inc(1);
             progress.set_message(format!(
@@ -414,61 +349,6 @@ fn report_bad_lines(path: &Path, errors: &[EpdLineError]) {
             errors.len() - BAD_LINES_SHOWN
         );
     }
-}
-
-/// A bar on stderr when it is a terminal; a hidden one otherwise.
-fn progress_bar(total: usize) -> ProgressBar {
-    if !io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let style =
-        ProgressStyle::with_template("{bar:20} {pos}/{len} {elapsed_precise} eta {eta}  {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar());
-    ProgressBar::new(total as u64).with_style(style)
-}
-
-/// Searches `records` with one engine per job and hands the outcomes to
-/// `on_outcome` in file order as soon as all earlier ones are done.
-fn run_positions(
-    records: &[EpdRecord],
-    engines: &mut [Engine],
-    pool: &rayon::ThreadPool,
-    limits: &Limits,
-    mut on_outcome: impl FnMut(Outcome),
-) {
-    let next = AtomicUsize::new(0);
-    let (done, outcomes) = unbounded();
-    std::thread::scope(|scope| {
-        let next = &next;
-        scope.spawn(move || {
-            pool.scope(|jobs| {
-                for engine in engines.iter_mut() {
-                    let done = done.clone();
-                    jobs.spawn(move |_| {
-                        loop {
-                            let index = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(record) = records.get(index) else {
-                                break;
-                            };
-                            let outcome = search_position(engine, record, limits);
-                            if done.send((index, outcome)).is_err() {
-                                break;
-                            }
-                        }
-                    });
-                }
-            });
-        });
-        let mut waiting = BTreeMap::new();
-        let mut next_to_report = 0;
-        for (index, outcome) in outcomes.iter() {
-            waiting.insert(index, outcome);
-            while let Some(outcome) = waiting.remove(&next_to_report) {
-                on_outcome(outcome);
-                next_to_report += 1;
-            }
-        }
-    });
 }
 
 /// Searches one position and judges the answer.

@@ -1,6 +1,9 @@
 //! `sessa`: the UCI chess engine binary. Without arguments it speaks UCI on
-//! stdin/stdout; subcommands run the bench and perft.
+//! stdin/stdout; subcommands run the bench and perft, test suites, and
+//! annotate games.
 
+mod annotate;
+mod batch;
 mod epd;
 #[cfg(test)]
 mod fuzz;
@@ -58,6 +61,11 @@ enum Command {
     /// Run EPD test suites (bm, am, dm, `bm #N`, STS points) and report the
     /// positions solved per file.
     Epd(epd::EpdArgs),
+    /// Search every position of the games of PGN files and write the games
+    /// back with an evaluation on every move, inaccuracies (?!), mistakes (?)
+    /// and blunders (??) marked by the drop in the mover's expected score,
+    /// and a better line for every mistake and blunder.
+    Annotate(annotate::AnnotateArgs),
     /// Print every search tunable as `name, int, value, min, max, step,
     /// 0.002`, the SPSA input OpenBench reads (step as the tuner's final
     /// perturbation, 0.002 as its final learning rate); a build with
@@ -134,6 +142,7 @@ fn main() -> ExitCode {
             chess960,
         }) => run_perft(depth, &fen, divide, chess960),
         Some(Command::Epd(args)) => epd::run(&args),
+        Some(Command::Annotate(args)) => annotate::run(&args),
         Some(Command::Tunables) => {
             for t in sessa_engine::params::TUNABLES {
                 println!(
