@@ -23,12 +23,11 @@
 mod pgn;
 mod svg;
 
-use crate::batch::{LimitArgs, Workers, open_tablebases, progress_bar};
+use crate::batch::{EngineArgs, LimitArgs, progress_bar};
 use clap::Args;
 use crossbeam::channel::unbounded;
 use indicatif::ProgressBar;
 use pgn::{Addition, BadGame, Game, Token};
-use sessa_engine::engine::DEFAULT_HASH_MB;
 use sessa_engine::{Board, Engine, Limits, ReportedScore, SearchEvent};
 use shakmaty::san::SanPlus;
 use shakmaty::{Color, Move, Position};
@@ -61,20 +60,8 @@ pub struct AnnotateArgs {
     files: Vec<PathBuf>,
     #[command(flatten)]
     limit: LimitArgs,
-    /// Search threads per position.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    threads: u16,
-    /// Hash size in MB of each engine, cleared before every game.
-    #[arg(long, default_value_t = DEFAULT_HASH_MB as u32,
-          value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
-    hash: u32,
-    /// Syzygy tablebase folders (separated by `:`, or `;` on Windows),
-    /// shared by all jobs.
-    #[arg(long, value_name = "PATH")]
-    syzygy: Option<String>,
-    /// Games annotated at once, each by its own engine (and hash).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-    jobs: u16,
+    #[command(flatten)]
+    engines: EngineArgs,
     /// Write the annotated games to this file instead of standard output.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -205,9 +192,7 @@ struct Job {
 
 /// Runs `sessa annotate`.
 pub fn run(args: &AnnotateArgs) -> ExitCode {
-    let workers = open_tablebases(args.syzygy.as_deref())
-        .and_then(|tables| Workers::new("annotate", args.jobs, args.hash, args.threads, tables));
-    let mut workers = match workers {
+    let mut workers = match args.engines.workers("annotate") {
         Ok(workers) => workers,
         Err(e) => {
             eprintln!("error: {e}");

@@ -11,6 +11,7 @@
 use clap::{ArgGroup, Args};
 use crossbeam::channel::unbounded;
 use indicatif::{ProgressBar, ProgressStyle};
+use sessa_engine::engine::DEFAULT_HASH_MB;
 use sessa_engine::syzygy::Tablebases;
 use sessa_engine::{Engine, Limits};
 use std::collections::BTreeMap;
@@ -62,9 +63,39 @@ impl LimitArgs {
     }
 }
 
+/// The engines' options of `sessa epd` and `sessa annotate`.
+#[derive(Args, Debug)]
+pub struct EngineArgs {
+    /// Search threads per position.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: u16,
+    /// Hash size in MB of each engine, cleared before every position (epd)
+    /// or game (annotate).
+    #[arg(long, default_value_t = DEFAULT_HASH_MB as u32,
+          value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
+    pub hash: u32,
+    /// Syzygy tablebase folders (separated by `:`, or `;` on Windows),
+    /// shared by all jobs.
+    #[arg(long, value_name = "PATH")]
+    pub syzygy: Option<String>,
+    /// Positions (epd) or games (annotate) searched at once, each by its own
+    /// engine (and hash).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: u16,
+}
+
+impl EngineArgs {
+    /// The engines these options ask for, with their tablebases; the pool's
+    /// threads are named `<name>-job-<index>`.
+    pub fn workers(&self, name: &str) -> Result<Workers, String> {
+        let tables = open_tablebases(self.syzygy.as_deref())?;
+        Workers::new(name, self.jobs, self.hash, self.threads, tables)
+    }
+}
+
 /// The tables of a `--syzygy` option, loaded once for all jobs; the folders
 /// or files skipped are reported on stderr.
-pub fn open_tablebases(paths: Option<&str>) -> Result<Option<Arc<Tablebases>>, String> {
+fn open_tablebases(paths: Option<&str>) -> Result<Option<Arc<Tablebases>>, String> {
     let Some(paths) = paths else {
         return Ok(None);
     };

@@ -12,10 +12,9 @@
 
 mod report;
 
-use crate::batch::{LimitArgs, Workers, open_tablebases, progress_bar};
+use crate::batch::{EngineArgs, LimitArgs, progress_bar};
 use clap::{Args, ValueEnum};
 use crossbeam::channel::unbounded;
-use sessa_engine::engine::DEFAULT_HASH_MB;
 use sessa_engine::epd::{EpdFile, EpdLineError, EpdRecord};
 use sessa_engine::{Engine, Limits, ReportedScore, SearchEvent};
 use shakmaty::Move;
@@ -38,20 +37,8 @@ pub struct EpdArgs {
     files: Vec<PathBuf>,
     #[command(flatten)]
     limit: LimitArgs,
-    /// Search threads per position.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    threads: u16,
-    /// Hash size in MB of each engine, cleared before every position.
-    #[arg(long, default_value_t = DEFAULT_HASH_MB as u32,
-          value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
-    hash: u32,
-    /// Syzygy tablebase folders (separated by `:`, or `;` on Windows),
-    /// shared by all jobs.
-    #[arg(long, value_name = "PATH")]
-    syzygy: Option<String>,
-    /// Positions searched at once, each by its own engine (and hash).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-    jobs: u16,
+    #[command(flatten)]
+    engines: EngineArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -228,9 +215,7 @@ struct Suite {
 
 /// Runs `sessa epd`.
 pub fn run(args: &EpdArgs) -> ExitCode {
-    let workers = open_tablebases(args.syzygy.as_deref())
-        .and_then(|tables| Workers::new("epd", args.jobs, args.hash, args.threads, tables));
-    let mut workers = match workers {
+    let mut workers = match args.engines.workers("epd") {
         Ok(workers) => workers,
         Err(e) => {
             eprintln!("error: {e}");

@@ -84,10 +84,11 @@ impl Report for TextReport {
         self.output.write(&format!(
             "sessa epd: {}, {} thread(s), {} MB hash, {} job(s){}\n",
             args.limit_text(),
-            args.threads,
-            args.hash,
-            args.jobs,
-            args.syzygy
+            args.engines.threads,
+            args.engines.hash,
+            args.engines.jobs,
+            args.engines
+                .syzygy
                 .as_ref()
                 .map_or_else(String::new, |path| format!(", Syzygy {path}"))
         ))
@@ -265,10 +266,10 @@ impl Report for JsonReport {
     fn begin(&mut self, args: &EpdArgs) -> io::Result<()> {
         self.document.settings = JsonSettings {
             limit: args.limit_text(),
-            threads: args.threads,
-            hash_mb: args.hash,
-            jobs: args.jobs,
-            syzygy: args.syzygy.clone(),
+            threads: args.engines.threads,
+            hash_mb: args.engines.hash,
+            jobs: args.engines.jobs,
+            syzygy: args.engines.syzygy.clone(),
         };
         Ok(())
     }
