@@ -1,4 +1,5 @@
-//! Helpers shared by the engine's integration tests.
+//! Where the tests find the repository and the shared data: the engine's
+//! integration tests use this module, and the uci crate's tests include it.
 
 use std::path::{Path, PathBuf};
 
@@ -6,7 +7,7 @@ use std::path::{Path, PathBuf};
 pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
-        .expect("the engine crate sits inside the repository")
+        .expect("the crate sits inside the repository")
         .to_path_buf()
 }
 

@@ -6,7 +6,6 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -285,41 +284,8 @@ pub fn assert_legal_in(fen: &str, text: &str, mode: CastlingMode) {
     play(&mut position_in(fen, mode), text);
 }
 
-/// The repository root: `testsuites/` is below it, `../shared/` beside it.
-pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the uci crate sits inside the repository")
-        .to_path_buf()
-}
-
-/// The environment variable that makes missing shared data a failure: CI
-/// sets it, so that a run without `../shared` cannot pass by skipping.
-pub const REQUIRE_SHARED: &str = "SESSA_REQUIRE_SHARED";
-
-/// The shared data at `relative` inside `../shared` (beside the repository),
-/// if `marker` is there below it. When it is missing the test that asks is
-/// skipped: this returns `None` and says so once per test binary on the
-/// process's stderr (not through the test harness, whose capture would hide
-/// it from a passing run). With `SESSA_REQUIRE_SHARED=1` it panics instead.
-pub fn shared_data(relative: &str, marker: &str) -> Option<PathBuf> {
-    static NOTICE: std::sync::Once = std::sync::Once::new();
-    let folder = repo_root().join("../shared").join(relative);
-    if folder.join(marker).exists() {
-        return Some(folder);
-    }
-    let missing = folder.join(marker);
-    assert!(
-        std::env::var_os(REQUIRE_SHARED).is_none_or(|v| v != "1"),
-        "{} is missing and {REQUIRE_SHARED}=1 requires it",
-        missing.display()
-    );
-    NOTICE.call_once(|| {
-        let _ = writeln!(
-            std::io::stderr(),
-            "note: skipping the tests that need {} (missing); set {REQUIRE_SHARED}=1 to fail instead",
-            missing.display()
-        );
-    });
-    None
-}
+// The repository root and the shared data, found as the engine's tests find them.
+#[path = "../../../engine/tests/common/mod.rs"]
+mod repository;
+#[allow(unused_imports)] // Each test binary uses a different part of this driver.
+pub use repository::{repo_root, shared_data};
