@@ -23,7 +23,7 @@
 mod pgn;
 mod svg;
 
-use crate::batch::{EngineArgs, LimitArgs, progress_bar};
+use crate::batch::{EngineArgs, LimitArgs, open_output, progress_bar};
 use clap::Args;
 use crossbeam::channel::unbounded;
 use indicatif::ProgressBar;
@@ -32,7 +32,7 @@ use sessa_engine::{Board, Engine, Limits, ReportedScore, SearchEvent};
 use shakmaty::san::SanPlus;
 use shakmaty::{Color, Move, Position};
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -199,15 +199,12 @@ pub fn run(args: &AnnotateArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut out: Box<dyn Write> = match &args.out {
-        Some(path) => match File::create(path) {
-            Ok(file) => Box::new(BufWriter::new(file)),
-            Err(e) => {
-                eprintln!("error: {}: {e}", path.display());
-                return ExitCode::FAILURE;
-            }
-        },
-        None => Box::new(io::stdout().lock()),
+    let mut out = match open_output(args.out.as_deref()) {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
     };
     if let Some(dir) = &args.svg
         && let Err(e) = std::fs::create_dir_all(dir)

@@ -93,6 +93,17 @@ impl EngineArgs {
     }
 }
 
+/// Where the results go: the file `path` (created or emptied), or standard
+/// output.
+pub fn open_output(path: Option<&std::path::Path>) -> Result<Box<dyn io::Write>, String> {
+    Ok(match path {
+        Some(path) => Box::new(io::BufWriter::new(
+            std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        )),
+        None => Box::new(io::stdout().lock()),
+    })
+}
+
 /// The tables of a `--syzygy` option, loaded once for all jobs; the folders
 /// or files skipped are reported on stderr.
 fn open_tablebases(paths: Option<&str>) -> Result<Option<Arc<Tablebases>>, String> {

@@ -12,7 +12,7 @@
 
 mod report;
 
-use crate::batch::{EngineArgs, LimitArgs, progress_bar};
+use crate::batch::{EngineArgs, LimitArgs, open_output, progress_bar};
 use clap::{Args, ValueEnum};
 use crossbeam::channel::unbounded;
 use sessa_engine::epd::{EpdFile, EpdLineError, EpdRecord};
@@ -20,8 +20,7 @@ use sessa_engine::{Engine, Limits, ReportedScore, SearchEvent};
 use shakmaty::Move;
 use shakmaty::san::SanPlus;
 use std::fmt::Write as _;
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -222,15 +221,12 @@ pub fn run(args: &EpdArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let out: Box<dyn Write> = match &args.out {
-        Some(path) => match File::create(path) {
-            Ok(file) => Box::new(BufWriter::new(file)),
-            Err(e) => {
-                eprintln!("error: {}: {e}", path.display());
-                return ExitCode::FAILURE;
-            }
-        },
-        None => Box::new(io::stdout().lock()),
+    let out = match open_output(args.out.as_deref()) {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
     };
 
     let suites: Vec<Suite> = args
