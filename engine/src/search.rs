@@ -929,15 +929,9 @@ impl<'a> Worker<'a> {
         let reduction = nmp_base_reduction()
             + depth / nmp_depth_divisor()
             + ((eval - beta) / nmp_eval_divisor()).min(nmp_eval_reduction_max());
-        if !self.board.make_null() {
+        if !self.make_null() {
             return None;
         }
-        self.accumulators.push_null();
-        debug_assert!(
-            self.accumulators_are_fresh(),
-            "accumulators diverged after a null move in {}",
-            self.board.fen()
-        );
         self.stack[ply].null_move = true;
         self.stack[ply].moved = None;
         let score = -self.negamax(-beta, -beta + 1, depth - reduction - 1, ply + 1, false);
@@ -1078,6 +1072,21 @@ impl<'a> Worker<'a> {
             "incremental accumulators diverged after {m} in {}",
             self.board.fen()
         );
+    }
+
+    /// Passes the move on the board and in the network's accumulators;
+    /// `false` (and nothing changed) where the board cannot pass (in check).
+    fn make_null(&mut self) -> bool {
+        if !self.board.make_null() {
+            return false;
+        }
+        self.accumulators.push_null();
+        debug_assert!(
+            self.accumulators_are_fresh(),
+            "accumulators diverged after a null move in {}",
+            self.board.fen()
+        );
+        true
     }
 
     /// Whether the incrementally updated accumulators of the current

@@ -70,6 +70,13 @@ impl Wdl {
         loss: 0,
     };
 
+    /// A certain loss (the side to move is mated).
+    pub const LOSS: Wdl = Wdl {
+        win: 0,
+        draw: 0,
+        loss: 1000,
+    };
+
     /// The chances the fitted model gives a search score at `material`.
     /// Mate scores and tablebase wins and losses are certain results.
     pub fn from_score(score: Score, material: i32) -> Wdl {

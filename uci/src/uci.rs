@@ -490,23 +490,9 @@ impl Session {
             return;
         }
         let (score, wdl) = if board.position().is_check() {
-            (
-                "mate 0",
-                Wdl {
-                    win: 0,
-                    draw: 0,
-                    loss: 1000,
-                },
-            )
+            ("mate 0", Wdl::LOSS)
         } else {
-            (
-                "cp 0",
-                Wdl {
-                    win: 0,
-                    draw: 1000,
-                    loss: 0,
-                },
-            )
+            ("cp 0", Wdl::DRAW)
         };
         self.engine.stop();
         self.engine.wait();
