@@ -31,7 +31,7 @@ use crate::draw::game_state;
 use crate::score::{Score, TB_WIN};
 use crate::tt::Bound;
 use shakmaty::{Chess, Move, Position};
-use shakmaty_syzygy::{Dtz, Metric, SyzygyError, Tablebase, Wdl};
+use shakmaty_syzygy::{Dtz, MaybeRounded, Metric, SyzygyError, Tablebase, Wdl};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Read;
@@ -179,6 +179,15 @@ impl Tablebases {
     fn probe_wdl(&self, pos: &Chess) -> Option<Wdl> {
         self.tables
             .probe_wdl_after_zeroing(pos)
+            .map_err(|e| self.note_probe_error(&e))
+            .ok()
+    }
+
+    /// The DTZ value of `pos`; `None` when the tables do not have it or it
+    /// cannot be read (then noted).
+    fn probe_dtz(&self, pos: &Chess) -> Option<MaybeRounded<Dtz>> {
+        self.tables
+            .probe_dtz(pos)
             .map_err(|e| self.note_probe_error(&e))
             .ok()
     }
@@ -424,12 +433,7 @@ fn rank_by_dtz(tables: &Tablebases, root: &Board, fifty_move_rule: bool) -> Opti
             // A third repetition or the 50-move rule ends the game at once.
             0
         } else {
-            let Dtz(plies) = -tables
-                .tables
-                .probe_dtz(pos)
-                .map_err(|e| tables.note_probe_error(&e))
-                .ok()?
-                .ignore_rounding();
+            let Dtz(plies) = -tables.probe_dtz(pos)?.ignore_rounding();
             plies + plies.signum()
         };
         // A mate is the fastest conversion there is.
