@@ -280,7 +280,8 @@ pub(crate) struct SearchStart {
     pub shared: Arc<SharedState>,
     /// Where the main thread reports.
     pub events: Sender<SearchEvent>,
-    /// Under `infinite`: the best move waits for `stop`.
+    /// Under `infinite` (or a bare `go`, see [`crate::time::Limits::waits_for_stop`]): the
+    /// best move waits for `stop`.
     pub infinite: bool,
     /// Under `ponder`: the best move waits for `stop` or the end of pondering.
     pub ponder: bool,
