@@ -4,7 +4,7 @@
 //! Each tunable has a value, a range and a step (the size of change a tuner
 //! should try first) and is read through a function of its name. An ordinary
 //! build compiles each function to its constant. A build with the `tune`
-//! feature keeps the values in atomics that [`set_tunable`] changes, so that
+//! feature keeps the values in atomics that `set_tunable` changes, so that
 //! the `sessa` binary can offer every tunable as a UCI option for a tuning
 //! run; the table [`TUNABLES`] lists them with their defaults and ranges.
 //!
@@ -82,7 +82,7 @@ macro_rules! tunables {
     };
 }
 
-/// Why [`set_tunable`] refused a value.
+/// Why `set_tunable` refused a value.
 #[cfg(feature = "tune")]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TunableError {

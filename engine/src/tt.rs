@@ -343,7 +343,7 @@ impl TranspositionTable {
     /// Changes the size; the contents are lost. Nothing happens when the size
     /// is unchanged. The new table is allocated while the old one still
     /// exists, so that on failure the old one is kept with its contents.
-    /// Zeroed pages are only promised, not touched (see [`BucketMemory`]),
+    /// Zeroed pages are only promised, not touched (see `BucketMemory`),
     /// so this takes no time whatever the size, and on systems that check
     /// each allocation against the memory there is (Linux by default) it
     /// needs no more than the new size.
