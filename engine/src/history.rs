@@ -7,7 +7,7 @@
 //! bound [`HISTORY_MAX`] moves less, so that old lessons fade as new ones
 //! come and no entry leaves the bound.
 
-use crate::params::history_bonus_max;
+use crate::params::{history_bonus_max, history_bonus_scale};
 use crate::tt::pack_move;
 use shakmaty::{Color, Move, Piece, Square};
 
@@ -25,7 +25,7 @@ pub fn moved_piece(side: Color, m: Move) -> MovedPiece {
 
 /// The bonus (or, negated, the malus) a cutoff at `depth` gives.
 pub fn history_bonus(depth: i32) -> i32 {
-    (depth * depth).min(history_bonus_max())
+    (depth * depth).min(history_bonus_max()) * history_bonus_scale()
 }
 
 /// Moves `entry` toward `bonus` with saturation at [`HISTORY_MAX`]: a
@@ -322,6 +322,9 @@ mod tests {
     #[test]
     fn the_bonus_grows_with_depth_up_to_its_cap() {
         assert!(history_bonus(3) < history_bonus(6));
-        assert_eq!(history_bonus(1000), history_bonus_max());
+        assert_eq!(
+            history_bonus(1000),
+            history_bonus_max() * history_bonus_scale()
+        );
     }
 }

@@ -185,8 +185,11 @@ tunables! {
     /// alpha even with this much extra is skipped.
     delta_margin = 200, 50..=400, step 20;
 
-    /// The history bonus after a cutoff is `depth²`, at most this.
-    history_bonus_max = 1200, 300..=4000, step 100;
+    /// The history bonus after a cutoff is `history_bonus_scale × depth²`,
+    /// with `depth²` at most this.
+    history_bonus_max = 400, 100..=1600, step 50;
+    /// The history bonus after a cutoff, per `depth²`.
+    history_bonus_scale = 32, 4..=64, step 4;
     /// Capture ordering: the victim's value counts this many times...
     capture_victim_weight = 16, 4..=32, step 2;
     /// ...plus the capture history divided by this.
