@@ -18,6 +18,25 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// counter-moves are indexed by. `None` after a null move (and before the root).
 pub type MovedPiece = Option<(Piece, Square)>;
 
+/// The moves one, two and four plies before a node, which its continuation
+/// histories (and, for the first, its counter-move) are indexed by.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PreviousMoves {
+    /// The opponent's last move.
+    pub one: MovedPiece,
+    /// The side to move's last move.
+    pub two: MovedPiece,
+    /// The side to move's move before that.
+    pub four: MovedPiece,
+}
+
+impl PreviousMoves {
+    /// The earlier moves the continuation histories follow.
+    fn followed(self) -> [MovedPiece; 3] {
+        [self.one, self.two, self.four]
+    }
+}
+
 /// What continuation histories and counter-moves record of move `m` by `side`.
 pub fn moved_piece(side: Color, m: Move) -> MovedPiece {
     Some((m.role().of(side), m.to()))
@@ -176,18 +195,20 @@ pub struct QuietContext<'a> {
     pub history: &'a History,
     /// Continuation history.
     pub continuation: &'a ContinuationHistory,
-    /// The move made one ply before this node.
-    pub previous: MovedPiece,
-    /// The move made two plies before this node.
-    pub previous2: MovedPiece,
+    /// The moves that led to this node.
+    pub previous: PreviousMoves,
 }
 
 impl QuietContext<'_> {
     /// The combined history score of a quiet move of `side`.
     pub fn score(&self, side: Color, m: Move) -> i32 {
         self.history.get(side, m)
-            + self.continuation.get(self.previous, side, m)
-            + self.continuation.get(self.previous2, side, m)
+            + self
+                .previous
+                .followed()
+                .iter()
+                .map(|&before| self.continuation.get(before, side, m))
+                .sum::<i32>()
     }
 }
 
@@ -213,19 +234,18 @@ pub struct Histories {
 }
 
 impl Histories {
-    /// The tables that order quiet moves played after `previous` and `previous2`.
+    /// The tables that order quiet moves played after `previous`.
     #[inline]
-    pub fn quiet_context(&self, previous: MovedPiece, previous2: MovedPiece) -> QuietContext<'_> {
+    pub fn quiet_context(&self, previous: PreviousMoves) -> QuietContext<'_> {
         QuietContext {
             history: &self.quiet,
             continuation: &self.continuation,
             previous,
-            previous2,
         }
     }
 
-    /// `m`, played by `side` after `previous` and `previous2`, caused a cutoff
-    /// at `depth`. A quiet one becomes the counter-move to `previous`, and its
+    /// `m`, played by `side` after `previous`, caused a cutoff at `depth`.
+    /// A quiet one becomes the counter-move to the opponent's last move, and its
     /// histories rise while those of the quiet moves tried before it fall; a
     /// capture's history rises. Captures tried before it lose history either way.
     pub fn reward_cutoff(
@@ -234,20 +254,19 @@ impl Histories {
         m: Move,
         is_quiet: bool,
         depth: i32,
-        (previous, previous2): (MovedPiece, MovedPiece),
+        previous: PreviousMoves,
         tried: Tried<'_>,
     ) {
         let bonus = history_bonus(depth);
         if is_quiet {
-            self.counters.set(previous, m);
+            self.counters.set(previous.one, m);
             for (quiet, sign) in
                 std::iter::once((m, 1)).chain(tried.quiets.iter().flatten().map(|&q| (q, -1)))
             {
                 self.quiet.update(side, quiet, sign * bonus);
-                self.continuation
-                    .update(previous, side, quiet, sign * bonus);
-                self.continuation
-                    .update(previous2, side, quiet, sign * bonus);
+                for before in previous.followed() {
+                    self.continuation.update(before, side, quiet, sign * bonus);
+                }
             }
         } else {
             self.captures.update(side, m, bonus);
@@ -294,7 +313,10 @@ mod tests {
             cut,
             true,
             5,
-            (previous, None),
+            PreviousMoves {
+                one: previous,
+                ..PreviousMoves::default()
+            },
             Tried {
                 quiets: &[Some(tried_quiet)],
                 captures: &[],
@@ -317,6 +339,42 @@ mod tests {
         assert_eq!(histories.counters.get(previous), Some(cut));
         // The other side's tables are untouched.
         assert_eq!(histories.quiet.get(Color::Black, cut), 0);
+    }
+
+    #[test]
+    fn a_cutoff_teaches_the_continuations_of_every_earlier_move_it_follows() {
+        let moves = Chess::default().legal_moves();
+        let (cut, tried) = (moves[0], moves[1]);
+        let previous = PreviousMoves {
+            one: Some((Color::Black.knight(), Square::C6)),
+            two: None,
+            four: Some((Color::White.pawn(), Square::E4)),
+        };
+        let mut histories = Histories::default();
+        histories.reward_cutoff(
+            Color::White,
+            cut,
+            true,
+            7,
+            previous,
+            Tried {
+                quiets: &[Some(tried)],
+                captures: &[],
+            },
+        );
+        let bonus = history_bonus(7);
+        for before in [previous.one, previous.four] {
+            assert_eq!(histories.continuation.get(before, Color::White, cut), bonus);
+            assert_eq!(
+                histories.continuation.get(before, Color::White, tried),
+                -bonus
+            );
+        }
+        // No move two plies back (a null move there): nothing to learn or read.
+        assert_eq!(histories.continuation.get(None, Color::White, cut), 0);
+        let context = histories.quiet_context(previous);
+        assert_eq!(context.score(Color::White, cut), 3 * bonus);
+        assert_eq!(context.score(Color::White, tried), -3 * bonus);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! static exchange), most valuable victim first, adjusted by capture
 //! history; the two killer moves of the ply; the counter-move to the
 //! opponent's last move; the other quiet moves by butterfly history plus
-//! continuation history one and two plies back; and last the losing
+//! continuation history one, two and four plies back; and last the losing
 //! captures. Every legal move is handed out exactly once.
 
 use crate::history::{CaptureHistory, QuietContext};
@@ -273,8 +273,7 @@ mod tests {
             QuietContext {
                 history: &self.history,
                 continuation: &self.continuation,
-                previous: None,
-                previous2: None,
+                previous: Default::default(),
             }
         }
     }

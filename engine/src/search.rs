@@ -14,7 +14,7 @@
 
 use crate::board::Board;
 use crate::draw::is_search_draw;
-use crate::history::{MovedPiece, Tried, moved_piece};
+use crate::history::{PreviousMoves, Tried, moved_piece};
 use crate::movepick::{MovePicker, is_tactical};
 use crate::nnue::{Accumulator, AccumulatorStack, Kernel, Network};
 use crate::params::*;
@@ -742,7 +742,7 @@ impl<'a> Worker<'a> {
         let side = self.board.turn();
         let killers = self.stack[ply].killers;
         let previous_moves = self.stack.previous_moves(ply);
-        let counter = self.tables.histories.counters.get(previous_moves.0);
+        let counter = self.tables.histories.counters.get(previous_moves.one);
         let mut picker = MovePicker::new(moves, tt_move, killers, counter, side);
 
         // Step 9. The move loop.
@@ -779,7 +779,7 @@ impl<'a> Worker<'a> {
             let history = if quiet {
                 self.tables
                     .histories
-                    .quiet_context(previous_moves.0, previous_moves.1)
+                    .quiet_context(previous_moves)
                     .score(side, m)
             } else {
                 0
@@ -1043,18 +1043,14 @@ impl<'a> Worker<'a> {
     }
 
     /// The picker's next move at the current node, ordered by this thread's
-    /// histories; `previous_moves` are the two moves that led here.
+    /// histories; `previous_moves` are the moves that led here.
     #[inline]
-    fn next_move(
-        &self,
-        picker: &mut MovePicker,
-        (previous, previous2): (MovedPiece, MovedPiece),
-    ) -> Option<Move> {
+    fn next_move(&self, picker: &mut MovePicker, previous_moves: PreviousMoves) -> Option<Move> {
         let histories = &self.tables.histories;
         picker.next(
             self.board.position(),
             &histories.captures,
-            histories.quiet_context(previous, previous2),
+            histories.quiet_context(previous_moves),
         )
     }
 

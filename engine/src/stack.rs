@@ -7,7 +7,7 @@
 //! null move) without a special case near the root: below the root every
 //! frame is empty.
 
-use crate::history::MovedPiece;
+use crate::history::{MovedPiece, PreviousMoves};
 use crate::movepick::Killers;
 use crate::score::{MAX_PLY, Score};
 use shakmaty::Move;
@@ -75,11 +75,16 @@ impl SearchStack {
         &self.frames[ply + SENTINELS - plies]
     }
 
-    /// The moves one and two plies before `ply` (piece and target square),
-    /// which the continuation histories and the counter-move are indexed by.
+    /// The moves one, two and four plies before `ply` (piece and target
+    /// square), which the continuation histories and the counter-move are
+    /// indexed by.
     #[inline]
-    pub fn previous_moves(&self, ply: usize) -> (MovedPiece, MovedPiece) {
-        (self.back(ply, 1).moved, self.back(ply, 2).moved)
+    pub fn previous_moves(&self, ply: usize) -> PreviousMoves {
+        PreviousMoves {
+            one: self.back(ply, 1).moved,
+            two: self.back(ply, 2).moved,
+            four: self.back(ply, 4).moved,
+        }
     }
 
     /// Makes `m` followed by the child's principal variation the principal
@@ -129,9 +134,11 @@ mod tests {
             let frame = stack.back(0, plies);
             assert!(frame.moved.is_none() && frame.static_eval.is_none() && !frame.null_move);
         }
-        assert_eq!(stack.previous_moves(0), (None, None));
-        assert_eq!(stack.previous_moves(1), (stack[0].moved, None));
-        assert_eq!(stack.previous_moves(2), (None, stack[0].moved));
+        assert_eq!(stack.previous_moves(0), PreviousMoves::default());
+        assert_eq!(stack.previous_moves(1).one, stack[0].moved);
+        assert_eq!(stack.previous_moves(2).two, stack[0].moved);
+        assert_eq!(stack.previous_moves(4).four, stack[0].moved);
+        assert_eq!(stack.previous_moves(3).four, None);
     }
 
     #[test]
@@ -142,7 +149,8 @@ mod tests {
         stack[4].null_move = true;
         stack[4].moved = None;
         assert!(stack.back(5, 1).null_move);
-        assert_eq!(stack.previous_moves(5), (None, stack[3].moved));
+        let previous = stack.previous_moves(5);
+        assert_eq!((previous.one, previous.two), (None, stack[3].moved));
         assert_eq!(stack.back(7, 4).moved, stack[3].moved);
     }
 
