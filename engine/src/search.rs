@@ -1161,21 +1161,12 @@ impl<'a> Worker<'a> {
         {
             return entry.score;
         }
-        let moves = self.board.legal_moves();
-        if moves.is_empty() {
-            return if in_check { -MATE + ply as Score } else { 0 };
-        }
+        // Stand pat before generating any move: most nodes end here.
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
-        let mut best_move = None;
         let mut stand_pat = -INFINITY;
         let mut raw_eval = 0;
-        let side = self.board.turn();
-        let previous_moves = self.stack.previous_moves(ply);
-        let mut picker = if in_check {
-            let tt_move = entry.and_then(|e| unpack_move(e.packed_move, &moves));
-            MovePicker::new(moves, tt_move, self.stack[ply].killers, None, side)
-        } else {
+        if !in_check {
             raw_eval = self.raw_eval(entry);
             stand_pat = self.corrected_eval(raw_eval);
             if stand_pat >= beta {
@@ -1183,6 +1174,18 @@ impl<'a> Worker<'a> {
             }
             alpha = alpha.max(stand_pat);
             best_score = stand_pat;
+        }
+        let moves = self.board.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as Score } else { 0 };
+        }
+        let mut best_move = None;
+        let side = self.board.turn();
+        let previous_moves = self.stack.previous_moves(ply);
+        let mut picker = if in_check {
+            let tt_move = entry.and_then(|e| unpack_move(e.packed_move, &moves));
+            MovePicker::new(moves, tt_move, self.stack[ply].killers, None, side)
+        } else {
             let mut tactical = moves;
             // Underpromotions rarely matter in quiescence.
             tactical.retain(|m| match m.promotion() {
