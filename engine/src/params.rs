@@ -171,7 +171,8 @@ tunables! {
     lmr_base_percent = 75, 0..=200, step 10;
     /// Late-move reduction table: divisor of `ln(depth) * ln(move number)`, in hundredths.
     lmr_divisor_percent = 225, 150..=400, step 15;
-    /// Combined history score (butterfly plus two continuation histories) worth one ply of reduction.
+    /// Combined history score (butterfly plus the continuation histories one,
+    /// two and four plies back) worth one ply of reduction.
     lmr_history_divisor = 16384, 4096..=32768, step 1024;
 
     /// Shallowest node at which the TT move is tested for being singular.
