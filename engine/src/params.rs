@@ -196,8 +196,12 @@ tunables! {
     /// ...plus the capture history divided by this.
     capture_history_divisor = 16, 4..=64, step 4;
 
-    /// The largest shift of a static evaluation by the correction history, in centipawns.
+    /// The largest average error one key of the correction history keeps, in centipawns.
     correction_max = 48, 16..=128, step 8;
+    /// The pawn structure's average error counts this many percent in a correction...
+    correction_pawn_percent = 100, 0..=200, step 10;
+    /// ...and each side's other pieces' average error this many.
+    correction_nonpawn_percent = 50, 0..=200, step 10;
     /// Evaluation errors beyond this many centipawns count as this many.
     correction_max_error = 400, 100..=800, step 50;
     /// A correction sample's weight is its depth plus one, at most this (out of 256).
