@@ -115,6 +115,8 @@ tunables! {
     aspiration_min_depth = 4, 2..=8, step 1;
     /// A failed aspiration window grows by this share of its width, in percent.
     aspiration_growth_percent = 50, 20..=150, step 10;
+    /// Each fail high is searched again a ply shallower, by at most this many plies.
+    aspiration_fail_high_max_reduction = 3, 0..=6, step 1;
     /// Once the window's half-width passes this, the search takes the full window.
     aspiration_full_window = 1000, 300..=3000, step 100;
 
@@ -171,6 +173,8 @@ tunables! {
     lmr_base_percent = 75, 0..=200, step 10;
     /// Late-move reduction table: divisor of `ln(depth) * ln(move number)`, in hundredths.
     lmr_divisor_percent = 225, 150..=400, step 15;
+    /// Extra reduction of late moves at cut nodes.
+    lmr_cut_node = 1, 0..=3, step 1;
     /// Combined history score (butterfly plus the continuation histories one,
     /// two and four plies back) worth one ply of reduction.
     lmr_history_divisor = 16384, 4096..=32768, step 1024;
@@ -181,6 +185,16 @@ tunables! {
     se_tt_depth_margin = 3, 1..=5, step 1;
     /// The other moves must stay this far per ply of depth below the TT score.
     se_margin_per_depth = 2, 1..=5, step 1;
+
+    /// Double extension: the other moves fail this far below the singular beta.
+    se_double_margin = 20, 0..=60, step 4;
+    /// At most this many double extensions on one line.
+    se_double_max = 6, 0..=12, step 1;
+
+    /// Deepest node at which quiet moves with a bad history are skipped.
+    history_prune_max_depth = 3, 0..=6, step 1;
+    /// Quiet moves whose combined history is below minus this per ply of depth are skipped.
+    history_prune_margin = 4096, 1024..=16384, step 512;
 
     /// Quiescence delta pruning margin: a capture that cannot lift the score to
     /// alpha even with this much extra is skipped.

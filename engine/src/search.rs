@@ -529,16 +529,25 @@ impl<'a> Worker<'a> {
         let mut delta = aspiration_window();
         let mut alpha = (previous - delta).max(-INFINITY);
         let mut beta = (previous + delta).min(INFINITY);
+        // A fail high is searched again a ply shallower (it only has to
+        // confirm the better score); a fail low at the full depth.
+        let mut search_depth = depth;
         loop {
-            let score = self.search_root(root_moves, depth, alpha, beta, moves_before);
+            let score = self.search_root(root_moves, search_depth, alpha, beta, moves_before);
             if self.stopped {
                 return score;
             }
             if score <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
+                search_depth = depth;
             } else if score >= beta {
                 beta = (score + delta).min(INFINITY);
+                if !is_decisive(score) {
+                    search_depth = (search_depth - 1)
+                        .max(depth - aspiration_fail_high_max_reduction())
+                        .max(1);
+                }
             } else {
                 return score;
             }
@@ -576,11 +585,11 @@ impl<'a> Worker<'a> {
             self.stack[0].moved = moved_piece(self.board.turn(), m);
             self.make(m);
             let score = if index == 0 {
-                -self.negamax(-beta, -alpha, depth - 1, 1, true)
+                -self.negamax(-beta, -alpha, depth - 1, 1, true, false)
             } else {
-                let score = -self.negamax(-alpha - 1, -alpha, depth - 1, 1, false);
+                let score = -self.negamax(-alpha - 1, -alpha, depth - 1, 1, false, true);
                 if score > alpha && !self.stopped {
-                    -self.negamax(-beta, -alpha, depth - 1, 1, true)
+                    -self.negamax(-beta, -alpha, depth - 1, 1, true, false)
                 } else {
                     score
                 }
@@ -609,7 +618,9 @@ impl<'a> Worker<'a> {
     }
 
     /// Fail-soft principal variation search of the node at `ply`, `depth`
-    /// plies deep, in the window (`alpha`, `beta`).
+    /// plies deep, in the window (`alpha`, `beta`). A `cut_node` is a
+    /// null-window node expected to fail high (its parent expects its first
+    /// move to refute it).
     fn negamax(
         &mut self,
         mut alpha: Score,
@@ -617,6 +628,7 @@ impl<'a> Worker<'a> {
         depth: i32,
         ply: usize,
         pv_node: bool,
+        cut_node: bool,
     ) -> Score {
         // Step 1. Check extension: never stand pat or stop the search while
         // in check; at depth 0, the quiescence search takes over.
@@ -637,6 +649,8 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY {
             return self.evaluate();
         }
+        let double_extensions = self.stack.back(ply, 1).double_extensions;
+        self.stack[ply].double_extensions = double_extensions;
 
         // Step 3. Mate distance pruning: no line from here beats a shorter mate.
         alpha = alpha.max(-MATE + ply as Score);
@@ -723,7 +737,7 @@ impl<'a> Worker<'a> {
                 }
             }
             // Step 7c. Null move.
-            if let Some(score) = self.null_move_search(beta, depth, ply, eval) {
+            if let Some(score) = self.null_move_search(beta, depth, ply, eval, cut_node) {
                 return score;
             }
         }
@@ -760,6 +774,14 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let quiet = !is_tactical(m);
+            let history = if quiet {
+                self.tables
+                    .histories
+                    .quiet_context(previous_moves)
+                    .score(side, m)
+            } else {
+                0
+            };
 
             // Step 9a. Shallow pruning, once a line that does not lose to
             // mate is known.
@@ -772,25 +794,18 @@ impl<'a> Worker<'a> {
                     in_check,
                     improving,
                 };
-                if self.prunes_move(m, quiet, &node, quiet_count, &mut skip_quiets) {
+                if self.prunes_move(m, quiet, history, &node, quiet_count, &mut skip_quiets) {
                     continue;
                 }
             }
-            let history = if quiet {
-                self.tables
-                    .histories
-                    .quiet_context(previous_moves)
-                    .score(side, m)
-            } else {
-                0
-            };
 
             // Step 9b. Singular extension of the TT move.
             let mut extension = 0;
             if Some(m) == tt_move
                 && let Some(e) = entry
             {
-                match self.singular_extension(m, e, beta, depth, ply) {
+                let may_double = !pv_node && double_extensions < se_double_max();
+                match self.singular_extension(m, e, beta, depth, ply, cut_node, may_double) {
                     Singularity::Extension(plies) => extension = plies,
                     Singularity::Cutoff(score) => return score,
                 }
@@ -801,29 +816,44 @@ impl<'a> Worker<'a> {
             // again in full where they beat alpha.
             move_count += 1;
             self.stack[ply].moved = moved_piece(side, m);
+            self.stack[ply].double_extensions = double_extensions + i32::from(extension >= 2);
             self.make(m);
             let gives_check = self.board.in_check();
             let new_depth = depth - 1 + extension;
             let score = if move_count == 1 {
-                -self.negamax(-beta, -alpha, new_depth, ply + 1, pv_node)
+                -self.negamax(
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    pv_node,
+                    !pv_node && !cut_node,
+                )
             } else {
                 let mut reduction = 0;
                 if depth >= lmr_min_depth() && quiet && move_count > 1 + usize::from(pv_node) {
                     reduction = lmr_reduction(depth, move_count);
                     reduction -= i32::from(pv_node);
+                    reduction += i32::from(cut_node) * lmr_cut_node();
                     reduction += i32::from(!improving);
                     reduction -= i32::from(gives_check);
                     reduction -= i32::from(killers.contains(&Some(m)));
                     reduction -= history / lmr_history_divisor();
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
-                let mut score =
-                    -self.negamax(-alpha - 1, -alpha, new_depth - reduction, ply + 1, false);
+                let mut score = -self.negamax(
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - reduction,
+                    ply + 1,
+                    false,
+                    true,
+                );
                 if reduction > 0 && score > alpha && !self.stopped {
-                    score = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, false);
+                    score = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
                 }
                 if pv_node && score > alpha && score < beta && !self.stopped {
-                    score = -self.negamax(-beta, -alpha, new_depth, ply + 1, true);
+                    score = -self.negamax(-beta, -alpha, new_depth, ply + 1, true, false);
                 }
                 score
             };
@@ -918,6 +948,7 @@ impl<'a> Worker<'a> {
         depth: i32,
         ply: usize,
         eval: Score,
+        cut_node: bool,
     ) -> Option<Score> {
         if depth < nmp_min_depth()
             || eval < beta
@@ -934,7 +965,14 @@ impl<'a> Worker<'a> {
         }
         self.stack[ply].null_move = true;
         self.stack[ply].moved = None;
-        let score = -self.negamax(-beta, -beta + 1, depth - reduction - 1, ply + 1, false);
+        let score = -self.negamax(
+            -beta,
+            -beta + 1,
+            depth - reduction - 1,
+            ply + 1,
+            false,
+            !cut_node,
+        );
         self.stack[ply].null_move = false;
         self.unmake();
         if self.stopped {
@@ -948,7 +986,7 @@ impl<'a> Worker<'a> {
             return Some(score);
         }
         self.stack[ply].null_banned = true;
-        let verified = self.negamax(beta - 1, beta, depth - reduction - 1, ply, false);
+        let verified = self.negamax(beta - 1, beta, depth - reduction - 1, ply, false, false);
         self.stack[ply].null_banned = false;
         (verified >= beta).then_some(score)
     }
@@ -957,11 +995,13 @@ impl<'a> Worker<'a> {
     /// pruning skip the remaining quiet moves (once they start, for the
     /// rest of the node), but not those that give check, as a quiet check
     /// can mate, which no margin foresees; moves that lose too much
-    /// material by static exchange are skipped too.
+    /// material by static exchange are skipped too, and so are quiet moves
+    /// whose `history` says they rarely work, near the leaves of non-PV nodes.
     fn prunes_move(
         &self,
         m: Move,
         quiet: bool,
+        history: i32,
         node: &PruningNode,
         quiets_searched: usize,
         skip_quiets: &mut bool,
@@ -976,6 +1016,12 @@ impl<'a> Worker<'a> {
                     && depth <= futility_max_depth()
                     && node.eval + futility_base() + futility_margin() * depth <= node.alpha);
             if *skip_quiets && !self.board.gives_check(m) {
+                return true;
+            }
+            if !node.pv_node
+                && depth <= history_prune_max_depth()
+                && history < -history_prune_margin() * depth
+            {
                 return true;
             }
             depth <= see_prune_max_depth()
@@ -993,7 +1039,9 @@ impl<'a> Worker<'a> {
     /// Singular extension: when every other move fails well below the TT
     /// move's score, the TT move `m` is the only good one: extend it. When
     /// even without it the node fails high, cut off (multi-cut), and when
-    /// the TT move alone was expected to fail high, reduce it.
+    /// the TT move alone was expected to fail high, reduce it. Where
+    /// `may_double` and the other moves fail far below, extend by two plies.
+    #[allow(clippy::too_many_arguments)]
     fn singular_extension(
         &mut self,
         m: Move,
@@ -1001,6 +1049,8 @@ impl<'a> Worker<'a> {
         beta: Score,
         depth: i32,
         ply: usize,
+        cut_node: bool,
+        may_double: bool,
     ) -> Singularity {
         if depth < se_min_depth()
             || self.stack[ply].excluded.is_some()
@@ -1018,12 +1068,14 @@ impl<'a> Worker<'a> {
             (depth - 1) / 2,
             ply,
             false,
+            cut_node,
         );
         self.stack[ply].excluded = None;
         if self.stopped {
             Singularity::Cutoff(0)
         } else if score < singular_beta {
-            Singularity::Extension(1)
+            let double = may_double && score < singular_beta - se_double_margin();
+            Singularity::Extension(if double { 2 } else { 1 })
         } else if singular_beta >= beta {
             Singularity::Cutoff(singular_beta)
         } else if entry.score >= beta {
