@@ -15,7 +15,7 @@
 use crate::board::Board;
 use crate::draw::is_search_draw;
 use crate::history::{PreviousMoves, Tried, moved_piece};
-use crate::movepick::{MovePicker, is_tactical};
+use crate::movepick::{MovePicker, Picked, is_tactical};
 use crate::nnue::{Accumulator, AccumulatorStack, Kernel, Network};
 use crate::params::*;
 use crate::report::{IterationReport, SearchEvent, iteration_infos};
@@ -29,7 +29,7 @@ use crate::time::TimeBudget;
 use crate::tt::{Bound, TranspositionTable, TtEntry, pack_move, unpack_move};
 use crossbeam::channel::Sender;
 use crossbeam::utils::CachePadded;
-use shakmaty::{Color, Move, Position, Role};
+use shakmaty::{Color, Move, Position};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -745,7 +745,7 @@ impl<'a> Worker<'a> {
         // Step 8. Generate the moves; mate and stalemate; internal
         // iterative reduction: without a TT move this node was not searched
         // before, and searching it shallower first costs little.
-        let moves = self.board.legal_moves();
+        let mut moves = self.board.legal_moves();
         if moves.is_empty() {
             return if in_check { -MATE + ply as Score } else { 0 };
         }
@@ -757,7 +757,7 @@ impl<'a> Worker<'a> {
         let killers = self.stack[ply].killers;
         let previous_moves = self.stack.previous_moves(ply);
         let counter = self.tables.histories.counters.get(previous_moves.one);
-        let mut picker = MovePicker::new(moves, tt_move, killers, counter, side);
+        let mut picker = MovePicker::new(&mut moves, tt_move, killers, counter, side);
 
         // Step 9. The move loop.
         let original_alpha = alpha;
@@ -769,16 +769,19 @@ impl<'a> Worker<'a> {
         let mut capture_count = 0;
         let mut move_count = 0;
         let mut skip_quiets = false;
-        while let Some(m) = self.next_move(&mut picker, previous_moves) {
+        while let Some(picked) = self.next_move(&mut picker, previous_moves) {
+            let m = picked.mv;
             if Some(m) == excluded {
                 continue;
             }
             let quiet = !is_tactical(m);
             let history = if quiet {
-                self.tables
-                    .histories
-                    .quiet_context(previous_moves)
-                    .score(side, m)
+                picked.history.unwrap_or_else(|| {
+                    self.tables
+                        .histories
+                        .quiet_context(previous_moves)
+                        .score(side, m)
+                })
             } else {
                 0
             };
@@ -794,7 +797,7 @@ impl<'a> Worker<'a> {
                     in_check,
                     improving,
                 };
-                if self.prunes_move(m, quiet, history, &node, quiet_count, &mut skip_quiets) {
+                if self.prunes_move(picked, quiet, history, &node, quiet_count, &mut skip_quiets) {
                     continue;
                 }
             }
@@ -999,7 +1002,7 @@ impl<'a> Worker<'a> {
     /// whose `history` says they rarely work, near the leaves of non-PV nodes.
     fn prunes_move(
         &self,
-        m: Move,
+        picked: Picked,
         quiet: bool,
         history: i32,
         node: &PruningNode,
@@ -1007,6 +1010,7 @@ impl<'a> Worker<'a> {
         skip_quiets: &mut bool,
     ) -> bool {
         let depth = node.depth;
+        let m = picked.mv;
         if quiet {
             *skip_quiets = *skip_quiets
                 || (!node.pv_node
@@ -1027,7 +1031,9 @@ impl<'a> Worker<'a> {
             depth <= see_prune_max_depth()
                 && !see_ge(self.board.position(), m, -see_quiet_margin() * depth)
         } else {
-            depth <= see_prune_max_depth()
+            // A capture the picker found not to lose passes any lower bar.
+            !picked.wins_exchange
+                && depth <= see_prune_max_depth()
                 && !see_ge(
                     self.board.position(),
                     m,
@@ -1097,7 +1103,7 @@ impl<'a> Worker<'a> {
     /// The picker's next move at the current node, ordered by this thread's
     /// histories; `previous_moves` are the moves that led here.
     #[inline]
-    fn next_move(&self, picker: &mut MovePicker, previous_moves: PreviousMoves) -> Option<Move> {
+    fn next_move(&self, picker: &mut MovePicker, previous_moves: PreviousMoves) -> Option<Picked> {
         let histories = &self.tables.histories;
         picker.next(
             self.board.position(),
@@ -1227,7 +1233,7 @@ impl<'a> Worker<'a> {
             alpha = alpha.max(stand_pat);
             best_score = stand_pat;
         }
-        let moves = self.board.legal_moves();
+        let mut moves = self.board.legal_moves();
         if moves.is_empty() {
             return if in_check { -MATE + ply as Score } else { 0 };
         }
@@ -1236,17 +1242,11 @@ impl<'a> Worker<'a> {
         let previous_moves = self.stack.previous_moves(ply);
         let mut picker = if in_check {
             let tt_move = entry.and_then(|e| unpack_move(e.packed_move, &moves));
-            MovePicker::new(moves, tt_move, self.stack[ply].killers, None, side)
+            MovePicker::new(&mut moves, tt_move, self.stack[ply].killers, None, side)
         } else {
-            let mut tactical = moves;
-            // Underpromotions rarely matter in quiescence.
-            tactical.retain(|m| match m.promotion() {
-                Some(role) => role == Role::Queen,
-                None => m.is_capture(),
-            });
-            MovePicker::tactical(tactical, side)
+            MovePicker::tactical(&mut moves, side)
         };
-        while let Some(m) = self.next_move(&mut picker, previous_moves) {
+        while let Some(Picked { mv: m, .. }) = self.next_move(&mut picker, previous_moves) {
             if !in_check {
                 // Delta pruning: even winning the piece cannot reach alpha.
                 let gain = m.capture().map_or(0, crate::see::value);
