@@ -191,6 +191,13 @@ tunables! {
     /// At most this many double extensions on one line.
     se_double_max = 6, 0..=12, step 1;
 
+    /// Shallowest node at which ProbCut tries captures against a raised beta.
+    probcut_min_depth = 5, 3..=20, step 1;
+    /// ProbCut's raised beta: this far above the node's beta.
+    probcut_margin = 200, 80..=400, step 20;
+    /// ProbCut verifies a capture with a search this much shallower than the node.
+    probcut_reduction = 4, 3..=6, step 1;
+
     /// Deepest node at which quiet moves with a bad history are skipped.
     history_prune_max_depth = 3, 0..=6, step 1;
     /// Quiet moves whose combined history is below minus this per ply of depth are skipped.

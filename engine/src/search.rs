@@ -742,6 +742,16 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Step 7d. ProbCut: a capture that beats beta by a margin in a
+        // shallow search will very likely beat beta in a full one.
+        if probcut_applies(pv_node, in_check, excluded, depth, beta)
+            && let Some(static_eval) = static_eval
+            && let Some(score) =
+                self.probcut(beta, depth, ply, static_eval, raw_eval, entry, cut_node)
+        {
+            return score;
+        }
+
         // Step 8. Generate the moves; mate and stalemate; internal
         // iterative reduction: without a TT move this node was not searched
         // before, and searching it shallower first costs little.
@@ -992,6 +1002,74 @@ impl<'a> Worker<'a> {
         let verified = self.negamax(beta - 1, beta, depth - reduction - 1, ply, false, false);
         self.stack[ply].null_banned = false;
         (verified >= beta).then_some(score)
+    }
+
+    /// ProbCut: tries the captures whose exchange alone could lift the
+    /// static evaluation to `beta` plus a margin, each first in quiescence
+    /// and then with a reduced null-window search against that raised beta;
+    /// the first that holds there cuts the node off (its score is stored in
+    /// the TT as a lower bound). Skipped where the TT already says, from
+    /// deep enough, that the node stays below the raised beta.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        static_eval: Score,
+        raw_eval: Option<Score>,
+        entry: Option<TtEntry>,
+        cut_node: bool,
+    ) -> Option<Score> {
+        let raised_beta = beta + probcut_margin();
+        let probe_depth = depth - probcut_reduction();
+        if let Some(e) = entry
+            && e.depth >= probe_depth
+            && e.score < raised_beta
+        {
+            return None;
+        }
+        let side = self.board.turn();
+        let previous_moves = self.stack.previous_moves(ply);
+        let mut moves = self.board.legal_moves();
+        let mut picker = MovePicker::tactical(&mut moves, side);
+        while let Some(Picked { mv: m, .. }) = self.next_move(&mut picker, previous_moves) {
+            if !see_ge(self.board.position(), m, raised_beta - static_eval) {
+                continue;
+            }
+            self.stack[ply].moved = moved_piece(side, m);
+            self.make(m);
+            let mut score = -self.quiescence(-raised_beta, -raised_beta + 1, ply + 1, false);
+            if score >= raised_beta {
+                score = -self.negamax(
+                    -raised_beta,
+                    -raised_beta + 1,
+                    probe_depth,
+                    ply + 1,
+                    false,
+                    !cut_node,
+                );
+            }
+            self.unmake();
+            if self.stopped {
+                return Some(0);
+            }
+            if score >= raised_beta {
+                let key = self.board.key();
+                let raw = raw_eval.unwrap_or(0);
+                self.tt.store(
+                    key,
+                    ply,
+                    pack_move(m),
+                    score,
+                    raw,
+                    probe_depth + 1,
+                    Bound::Lower,
+                );
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// Whether the move loop skips `m` unsearched: late-move and futility
@@ -1290,6 +1368,23 @@ impl<'a> Worker<'a> {
     }
 }
 
+/// Whether a node may try ProbCut: never at PV nodes, in check or while
+/// testing a singular move, only deep enough, and not where beta is a mate
+/// score (a raised mate bound says nothing).
+fn probcut_applies(
+    pv_node: bool,
+    in_check: bool,
+    excluded: Option<Move>,
+    depth: i32,
+    beta: Score,
+) -> bool {
+    !pv_node
+        && !in_check
+        && excluded.is_none()
+        && depth >= probcut_min_depth()
+        && !is_decisive(beta)
+}
+
 /// What a fail-soft result says about the node searched in (`alpha`, `beta`).
 fn bound_for(best_score: Score, alpha: Score, beta: Score) -> Bound {
     if best_score >= beta {
@@ -1484,5 +1579,30 @@ mod tests {
     fn captures_a_hanging_queen() {
         let (_, best) = search("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", 4);
         assert_eq!(best.as_deref(), Some("d2d5"));
+    }
+
+    #[test]
+    fn probcut_only_at_deep_enough_non_pv_nodes_out_of_check() {
+        let deep = probcut_min_depth();
+        let quiet_move = shakmaty::Chess::default().legal_moves()[0];
+        assert!(probcut_applies(false, false, None, deep, 50));
+        assert!(!probcut_applies(true, false, None, deep, 50), "PV node");
+        assert!(!probcut_applies(false, true, None, deep, 50), "in check");
+        assert!(
+            !probcut_applies(false, false, Some(quiet_move), deep, 50),
+            "singular test"
+        );
+        assert!(
+            !probcut_applies(false, false, None, deep - 1, 50),
+            "too shallow"
+        );
+        assert!(
+            !probcut_applies(false, false, None, deep, MATE - 10),
+            "mate bound"
+        );
+        assert!(
+            !probcut_applies(false, false, None, deep, -MATE + 10),
+            "mated bound"
+        );
     }
 }
