@@ -175,6 +175,9 @@ tunables! {
     lmr_divisor_percent = 225, 150..=400, step 15;
     /// Extra reduction of late moves at cut nodes.
     lmr_cut_node = 1, 0..=3, step 1;
+    /// Late captures that lose material are reduced by this share (in percent)
+    /// of the table's reduction for a quiet move.
+    lmr_losing_capture_percent = 100, 0..=150, step 10;
     /// Combined history score (butterfly plus the continuation histories one,
     /// two and four plies back) worth one ply of reduction.
     lmr_history_divisor = 16384, 4096..=32768, step 1024;
