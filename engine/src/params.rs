@@ -201,11 +201,6 @@ tunables! {
     /// ProbCut verifies a capture with a search this much shallower than the node.
     probcut_reduction = 4, 3..=6, step 1;
 
-    /// Deepest node at which quiet moves with a bad history are skipped.
-    history_prune_max_depth = 3, 0..=6, step 1;
-    /// Quiet moves whose combined history is below minus this per ply of depth are skipped.
-    history_prune_margin = 4096, 1024..=16384, step 512;
-
     /// Quiescence delta pruning margin: a capture that cannot lift the score to
     /// alpha even with this much extra is skipped.
     delta_margin = 200, 50..=400, step 20;

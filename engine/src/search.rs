@@ -807,7 +807,7 @@ impl<'a> Worker<'a> {
                     in_check,
                     improving,
                 };
-                if self.prunes_move(picked, quiet, history, &node, quiet_count, &mut skip_quiets) {
+                if self.prunes_move(picked, quiet, &node, quiet_count, &mut skip_quiets) {
                     continue;
                 }
             }
@@ -1085,13 +1085,11 @@ impl<'a> Worker<'a> {
     /// pruning skip the remaining quiet moves (once they start, for the
     /// rest of the node), but not those that give check, as a quiet check
     /// can mate, which no margin foresees; moves that lose too much
-    /// material by static exchange are skipped too, and so are quiet moves
-    /// whose `history` says they rarely work, near the leaves of non-PV nodes.
+    /// material by static exchange are skipped too.
     fn prunes_move(
         &self,
         picked: Picked,
         quiet: bool,
-        history: i32,
         node: &PruningNode,
         quiets_searched: usize,
         skip_quiets: &mut bool,
@@ -1107,12 +1105,6 @@ impl<'a> Worker<'a> {
                     && depth <= futility_max_depth()
                     && node.eval + futility_base() + futility_margin() * depth <= node.alpha);
             if *skip_quiets && !self.board.gives_check(m) {
-                return true;
-            }
-            if !node.pv_node
-                && depth <= history_prune_max_depth()
-                && history < -history_prune_margin() * depth
-            {
                 return true;
             }
             depth <= see_prune_max_depth()
