@@ -845,21 +845,18 @@ impl<'a> Worker<'a> {
             } else {
                 let mut reduction = 0;
                 let late = depth >= lmr_min_depth() && move_count > 1 + usize::from(pv_node);
-                if late && quiet {
-                    reduction = lmr_reduction(depth, move_count);
-                    reduction -= i32::from(pv_node);
+                if late && (quiet || !picked.wins_exchange) {
+                    let table = lmr_reduction(depth, move_count);
+                    reduction = if quiet {
+                        table + i32::from(!improving)
+                            - i32::from(killers.contains(&Some(m)))
+                            - history / lmr_history_divisor()
+                    } else {
+                        // A losing capture (or promotion) late in the list.
+                        table * lmr_losing_capture_percent() / 100
+                    };
                     reduction += i32::from(cut_node) * lmr_cut_node();
-                    reduction += i32::from(!improving);
-                    reduction -= i32::from(gives_check);
-                    reduction -= i32::from(killers.contains(&Some(m)));
-                    reduction -= history / lmr_history_divisor();
-                    reduction = reduction.clamp(0, new_depth - 1);
-                } else if late && !picked.wins_exchange {
-                    // A losing capture (or promotion) late in the list.
-                    reduction =
-                        lmr_reduction(depth, move_count) * lmr_losing_capture_percent() / 100;
                     reduction -= i32::from(pv_node);
-                    reduction += i32::from(cut_node) * lmr_cut_node();
                     reduction -= i32::from(gives_check);
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
