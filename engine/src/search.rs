@@ -817,7 +817,7 @@ impl<'a> Worker<'a> {
             if Some(m) == tt_move
                 && let Some(e) = entry
             {
-                let may_double = !pv_node && double_extensions < se_double_max();
+                let may_double = may_double_extend(pv_node, double_extensions);
                 match self.singular_extension(m, e, beta, depth, ply, cut_node, may_double) {
                     Singularity::Extension(plies) => extension = plies,
                     Singularity::Cutoff(score) => return score,
@@ -1366,6 +1366,13 @@ impl<'a> Worker<'a> {
     }
 }
 
+/// Whether a singular move may be extended by two plies on a line that
+/// already has `double_extensions`: never at PV nodes, and only up to
+/// [`se_double_max`] per line, so that lines cannot grow without end.
+fn may_double_extend(pv_node: bool, double_extensions: i32) -> bool {
+    !pv_node && double_extensions < se_double_max()
+}
+
 /// Whether a node may try ProbCut: never at PV nodes, in check or while
 /// testing a singular move, only deep enough, and not where beta is a mate
 /// score (a raised mate bound says nothing).
@@ -1577,6 +1584,15 @@ mod tests {
     fn captures_a_hanging_queen() {
         let (_, best) = search("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", 4);
         assert_eq!(best.as_deref(), Some("d2d5"));
+    }
+
+    #[test]
+    fn double_extensions_are_limited_per_line_and_never_at_pv_nodes() {
+        let limit = se_double_max();
+        assert!(may_double_extend(false, 0));
+        assert!(may_double_extend(false, limit - 1));
+        assert!(!may_double_extend(false, limit), "limit reached");
+        assert!(!may_double_extend(true, 0), "PV node");
     }
 
     #[test]
