@@ -173,8 +173,9 @@ tunables! {
     lmr_base_percent = 75, 0..=200, step 10;
     /// Late-move reduction table: divisor of `ln(depth) * ln(move number)`, in hundredths.
     lmr_divisor_percent = 225, 150..=400, step 15;
-    /// Extra reduction of late moves at cut nodes.
-    lmr_cut_node = 1, 0..=3, step 1;
+    /// Extra reduction of late moves at cut nodes (one ply showed no gain at
+    /// fixed nodes: off until tuned).
+    lmr_cut_node = 0, 0..=3, step 1;
     /// Late captures that lose material are reduced by this share (in percent)
     /// of the table's reduction for a quiet move.
     lmr_losing_capture_percent = 100, 0..=150, step 10;
