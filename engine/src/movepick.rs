@@ -13,7 +13,9 @@
 //! never copied), keeps losing captures at the front of that list, and hands
 //! out with each move what it learnt while ordering it (the quiet move's
 //! history score, whether a capture's exchange was found not to lose), so
-//! that the search does not compute either twice.
+//! that the search does not compute either twice. The history score is the
+//! one the quiet moves were ordered by: searches of earlier moves of the
+//! node may have changed the tables since.
 
 use crate::history::{CaptureHistory, QuietContext};
 use crate::params::{capture_history_divisor, capture_victim_weight};
@@ -58,7 +60,7 @@ pub struct Picked {
     pub history: Option<i32>,
     /// Whether the move is tactical and its static exchange was found not
     /// to lose material.
-    pub wins_exchange: bool,
+    pub holds_material: bool,
 }
 
 /// Yields the moves of a node in stages, best-looking first, each exactly once.
@@ -172,7 +174,7 @@ impl<'a> MovePicker<'a> {
             Some(Picked {
                 mv,
                 history: None,
-                wins_exchange: false,
+                holds_material: false,
             })
         };
         loop {
@@ -215,7 +217,7 @@ impl<'a> MovePicker<'a> {
                             return Some(Picked {
                                 mv: m,
                                 history: None,
-                                wins_exchange: true,
+                                holds_material: true,
                             });
                         }
                         // Set the losing capture aside at the front, in the
@@ -281,7 +283,7 @@ impl<'a> MovePicker<'a> {
                         return Some(Picked {
                             mv: m,
                             history: Some(history),
-                            wins_exchange: false,
+                            holds_material: false,
                         });
                     }
                     None => self.stage = Stage::BadTactical,
@@ -417,7 +419,7 @@ mod tests {
             if is_tactical(m) {
                 assert_eq!(picked.history, None);
                 // Good captures come with the verdict; losing ones without.
-                if picked.wins_exchange {
+                if picked.holds_material {
                     assert!(see_ge(&p, m, 0), "{m}");
                 }
             } else if m == killer {
@@ -428,7 +430,7 @@ mod tests {
                     Some(t.context().score(Color::White, m)),
                     "{m}"
                 );
-                assert!(!picked.wins_exchange);
+                assert!(!picked.holds_material);
             }
         }
         assert_eq!(handed_out, p.legal_moves().len());

@@ -529,8 +529,10 @@ impl<'a> Worker<'a> {
         let mut delta = aspiration_window();
         let mut alpha = (previous - delta).max(-INFINITY);
         let mut beta = (previous + delta).min(INFINITY);
-        // A fail high is searched again a ply shallower (it only has to
-        // confirm the better score); a fail low at the full depth.
+        // A fail high is searched again a ply shallower each time (at most
+        // `aspiration_fail_high_max_reduction` plies): it only has to confirm
+        // the better score, and a result inside the window from there is the
+        // iteration's result. A fail low is searched at the full depth.
         let mut search_depth = depth;
         loop {
             let score = self.search_root(root_moves, search_depth, alpha, beta, moves_before);
@@ -619,8 +621,8 @@ impl<'a> Worker<'a> {
 
     /// Fail-soft principal variation search of the node at `ply`, `depth`
     /// plies deep, in the window (`alpha`, `beta`). A `cut_node` is a
-    /// null-window node expected to fail high (its parent expects its first
-    /// move to refute it).
+    /// null-window node expected to fail high: one of its own moves is
+    /// expected to refute the move that led to it.
     fn negamax(
         &mut self,
         mut alpha: Score,
@@ -845,7 +847,7 @@ impl<'a> Worker<'a> {
             } else {
                 let mut reduction = 0;
                 let late = depth >= lmr_min_depth() && move_count > 1 + usize::from(pv_node);
-                if late && (quiet || !picked.wins_exchange) {
+                if late && (quiet || !picked.holds_material) {
                     let table = lmr_reduction(depth, move_count);
                     reduction = if quiet {
                         table + i32::from(!improving)
@@ -1014,8 +1016,9 @@ impl<'a> Worker<'a> {
     /// static evaluation to `beta` plus a margin, each first in quiescence
     /// and then with a reduced null-window search against that raised beta;
     /// the first that holds there cuts the node off (its score is stored in
-    /// the TT as a lower bound). Skipped where the TT already says, from
-    /// deep enough, that the node stays below the raised beta.
+    /// the TT as a lower bound). Skipped where a deep enough TT score lies
+    /// below the raised beta (whatever its bound, as the search expects the
+    /// attempt to fail there).
     #[allow(clippy::too_many_arguments)]
     fn probcut(
         &mut self,
@@ -1108,7 +1111,7 @@ impl<'a> Worker<'a> {
                 && !see_ge(self.board.position(), m, -see_quiet_margin() * depth)
         } else {
             // A capture the picker found not to lose passes any lower bar.
-            !picked.wins_exchange
+            !picked.holds_material
                 && depth <= see_prune_max_depth()
                 && !see_ge(
                     self.board.position(),
