@@ -787,16 +787,6 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let quiet = !is_tactical(m);
-            let history = if quiet {
-                picked.history.unwrap_or_else(|| {
-                    self.tables
-                        .histories
-                        .quiet_context(previous_moves)
-                        .score(side, m)
-                })
-            } else {
-                0
-            };
 
             // Step 9a. Shallow pruning, once a line that does not lose to
             // mate is known.
@@ -850,6 +840,12 @@ impl<'a> Worker<'a> {
                 if late && (quiet || !picked.holds_material) {
                     let table = lmr_reduction(depth, move_count);
                     reduction = if quiet {
+                        let history = picked.history.unwrap_or_else(|| {
+                            self.tables
+                                .histories
+                                .quiet_context(previous_moves)
+                                .score(side, m)
+                        });
                         table + i32::from(!improving)
                             - i32::from(killers.contains(&Some(m)))
                             - history / lmr_history_divisor()
