@@ -1,19 +1,24 @@
 //! Correction history: the static evaluation's recent error per pawn
-//! structure, learnt from the search.
+//! structure and per arrangement of each side's other pieces, learnt from
+//! the search.
 //!
 //! When a node's search settles on a score, the difference between that
 //! score and the node's static evaluation says how wrong the evaluation was
-//! there. Positions with the same pawns (and side to move) tend to be misjudged
-//! the same way, so each pawn structure keeps a running average of that error,
-//! and later static evaluations of it are shifted by the average. The search
-//! then prunes and reduces on better estimates; the evaluation itself and the
-//! transposition table keep the uncorrected values.
+//! there. Positions with the same pawns (and side to move) tend to be
+//! misjudged the same way, and so do positions where one side's pieces
+//! stand the same; each such key keeps a running average of that error, and
+//! later static evaluations are shifted by a weighted sum of the averages of
+//! their keys. The search then prunes and reduces on better estimates; the
+//! evaluation itself and the transposition table keep the uncorrected values.
 
-use crate::params::{correction_max, correction_max_error, correction_max_weight};
+use crate::params::{
+    correction_max, correction_max_error, correction_max_weight, correction_nonpawn_percent,
+    correction_pawn_percent,
+};
 use crate::score::Score;
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Board, Chess, Color, Position, Role};
 
-/// Pawn structures tracked per side to move (a power of two).
+/// Keys tracked per side to move and per kind of key (a power of two).
 const ENTRIES: usize = 1 << 14;
 /// Entries hold centipawns times this, so small steps are not lost.
 const GRAIN: i32 = 256;
@@ -21,57 +26,85 @@ const GRAIN: i32 = 256;
 /// one, at most [`correction_max_weight`].
 const WEIGHT_TOTAL: i32 = 256;
 
-/// Average evaluation errors by side to move and pawn structure.
+/// What a correction is keyed by: the pawns of both sides, White's other
+/// pieces (king included), Black's other pieces.
+const KINDS: usize = 3;
+
+/// Average evaluation errors by kind of key, side to move and key.
 pub struct CorrectionHistory {
-    table: Box<[[i32; ENTRIES]; 2]>,
+    table: Box<[[[i32; ENTRIES]; 2]; KINDS]>,
 }
 
 impl Default for CorrectionHistory {
     fn default() -> Self {
         CorrectionHistory {
-            table: Box::new([[0; ENTRIES]; 2]),
+            table: Box::new([[[0; ENTRIES]; 2]; KINDS]),
         }
     }
 }
 
-/// A well-mixed hash of the pawn bitboards (Black, White); the table takes
-/// its top bits as the index.
-fn pawn_hash(pawns: [u64; 2]) -> u64 {
-    pawns[0].wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ pawns[1].rotate_left(29).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+/// A well-mixed hash of bitboards; the table takes its top bits as the index.
+fn hash(bitboards: impl IntoIterator<Item = u64>) -> usize {
+    let mut h = 0u64;
+    for (i, bits) in bitboards.into_iter().enumerate() {
+        h = (h ^ bits.rotate_left(i as u32 * 13)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^= h >> 29;
+    }
+    (h >> (64 - ENTRIES.trailing_zeros())) as usize
 }
 
-/// The table slot of the position's side to move and pawn structure.
-fn slot(pos: &Chess) -> (usize, usize) {
+/// A side's pieces other than pawns, by role.
+fn non_pawns(board: &Board, side: Color) -> [u64; 5] {
+    [
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+    ]
+    .map(|role| board.by_piece(role.of(side)).0)
+}
+
+/// The side to move and the key of each kind for the position.
+fn slots(pos: &Chess) -> (usize, [usize; KINDS]) {
     let board = pos.board();
     let pawns = [
         board.by_piece(Color::Black.pawn()).0,
         board.by_piece(Color::White.pawn()).0,
     ];
-    let index = (pawn_hash(pawns) >> (64 - ENTRIES.trailing_zeros())) as usize;
-    (pos.turn() as usize, index)
+    let keys = [
+        hash(pawns),
+        hash(non_pawns(board, Color::White)),
+        hash(non_pawns(board, Color::Black)),
+    ];
+    (pos.turn() as usize, keys)
 }
 
 impl CorrectionHistory {
     /// `eval`, the static evaluation of `pos` for the side to move, shifted
-    /// by the average error seen in its pawn structure.
+    /// by the weighted average errors seen with its keys.
     pub fn correct(&self, pos: &Chess, eval: Score) -> Score {
-        let (side, index) = slot(pos);
-        eval + self.table[side][index] / GRAIN
+        let (side, keys) = slots(pos);
+        let [pawns, white, black] = [0, 1, 2].map(|kind| self.table[kind][side][keys[kind]]);
+        let weighted =
+            pawns * correction_pawn_percent() + (white + black) * correction_nonpawn_percent();
+        eval + weighted / (100 * GRAIN)
     }
 
     /// Records that a search of `depth` found `pos` to be `error` centipawns
     /// better (for the side to move) than its uncorrected static evaluation.
     /// Deeper searches weigh more.
     pub fn update(&mut self, pos: &Chess, depth: i32, error: Score) {
-        let (side, index) = slot(pos);
+        let (side, keys) = slots(pos);
         let weight = (depth + 1).clamp(1, correction_max_weight());
-        let entry = &mut self.table[side][index];
         let max_error = correction_max_error();
         let target = error.clamp(-max_error, max_error) * GRAIN;
-        let blended = (*entry * (WEIGHT_TOTAL - weight) + target * weight) / WEIGHT_TOTAL;
         let max = correction_max() * GRAIN;
-        *entry = blended.clamp(-max, max);
+        for (kind, key) in keys.into_iter().enumerate() {
+            let entry = &mut self.table[kind][side][key];
+            let blended = (*entry * (WEIGHT_TOTAL - weight) + target * weight) / WEIGHT_TOTAL;
+            *entry = blended.clamp(-max, max);
+        }
     }
 }
 
@@ -101,17 +134,19 @@ mod tests {
         for _ in 0..200 {
             table.update(&pos, 10, 30);
         }
+        let share = correction_pawn_percent() + 2 * correction_nonpawn_percent();
         let corrected = table.correct(&pos, 0);
-        assert!((25..=30).contains(&corrected), "{corrected}");
+        let (low, high) = (25 * share / 100, 30 * share / 100);
+        assert!((low..=high).contains(&corrected), "{corrected}");
         // Large errors move the evaluation only so far.
         for _ in 0..200 {
             table.update(&pos, 10, -2_000);
         }
-        assert_eq!(table.correct(&pos, 0), -correction_max());
+        assert_eq!(table.correct(&pos, 0), -correction_max() * share / 100);
     }
 
     #[test]
-    fn corrections_belong_to_the_pawns_and_the_side_to_move() {
+    fn corrections_belong_to_their_keys_and_the_side_to_move() {
         let mut table = CorrectionHistory::default();
         let white = Chess::default();
         for _ in 0..100 {
@@ -120,12 +155,18 @@ mod tests {
         // Same pawns, Black to move: untouched.
         let black = position("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1");
         assert_eq!(table.correct(&black, 5), 5);
-        // Other pawns, White to move: untouched.
-        let moved = position("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+        // Other pawns and other pieces, White to move: untouched.
+        let moved = position("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/8/PPPP1PPP/RNBQKB1R w KQkq - 0 2");
         assert_eq!(table.correct(&moved, 5), 5);
-        // Same pawns and side, other pieces: corrected.
-        let knights = position("r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2");
-        assert!(table.correct(&knights, 5) > 30);
+        // Same pawns and White pieces, Black's knight moved: corrected by both.
+        let knight = position("r1bqkbnr/pppppppp/2n5/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 2 2");
+        let shares = correction_pawn_percent() + correction_nonpawn_percent();
+        let expected = 5 + 40 * shares / 100;
+        assert!((expected - 2..=expected).contains(&table.correct(&knight, 5)));
+        // Other pawns, same pieces of both sides: corrected by the pieces.
+        let pawn_moved = position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1");
+        let pieces_only = 5 + 2 * 40 * correction_nonpawn_percent() / 100;
+        assert!((pieces_only - 2..=pieces_only).contains(&table.correct(&pawn_moved, 5)));
     }
 
     #[test]
@@ -135,8 +176,8 @@ mod tests {
         let mut deep = CorrectionHistory::default();
         shallow.update(&pos, 1, 40);
         deep.update(&pos, 12, 40);
-        let (side, index) = slot(&pos);
-        let entry = |t: &CorrectionHistory| t.table[side][index];
+        let (side, keys) = slots(&pos);
+        let entry = |t: &CorrectionHistory| t.table[0][side][keys[0]];
         assert!(entry(&deep) > entry(&shallow));
     }
 }

@@ -8,6 +8,14 @@
 //! opponent's last move; the other quiet moves by butterfly history plus
 //! continuation history one, two and four plies back; and last the losing
 //! captures. Every legal move is handed out exactly once.
+//!
+//! The picker orders the node's move list in place (the list is borrowed,
+//! never copied), keeps losing captures at the front of that list, and hands
+//! out with each move what it learnt while ordering it (the quiet move's
+//! history score, whether a capture's exchange was found not to lose), so
+//! that the search does not compute either twice. The history score is the
+//! one the quiet moves were ordered by: searches of earlier moves of the
+//! node may have changed the tables since.
 
 use crate::history::{CaptureHistory, QuietContext};
 use crate::params::{capture_history_divisor, capture_victim_weight};
@@ -41,16 +49,30 @@ enum Stage {
     Done,
 }
 
+/// A move handed out by a [`MovePicker`], with what the picker knows of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Picked {
+    /// The move.
+    pub mv: Move,
+    /// The quiet move's history score (butterfly plus continuations) when
+    /// the picker computed it to order the move; `None` for tactical moves
+    /// and for quiet moves handed out before the quiet stage.
+    pub history: Option<i32>,
+    /// Whether the move is tactical and its static exchange was found not
+    /// to lose material.
+    pub holds_material: bool,
+}
+
 /// Yields the moves of a node in stages, best-looking first, each exactly once.
-pub struct MovePicker {
-    moves: MoveList,
+pub struct MovePicker<'a> {
+    moves: &'a mut MoveList,
     scores: [i32; 256],
     /// Moves before this index are handed out or set aside.
     next: usize,
     /// Tactical moves occupy `0..tactical_end` once partitioned.
     tactical_end: usize,
-    /// Losing captures, kept for the last stage.
-    bad: MoveList,
+    /// Losing captures, set aside at `0..bad_end` for the last stage.
+    bad_end: usize,
     bad_next: usize,
     stage: Stage,
     tt_move: Option<Move>,
@@ -61,21 +83,21 @@ pub struct MovePicker {
     with_quiets: bool,
 }
 
-impl MovePicker {
-    /// The picker of an interior node.
+impl<'a> MovePicker<'a> {
+    /// The picker of an interior node over its legal `moves`.
     pub fn new(
-        moves: MoveList,
+        moves: &'a mut MoveList,
         tt_move: Option<Move>,
         killers: Killers,
         counter: Option<Move>,
         side: Color,
-    ) -> MovePicker {
+    ) -> MovePicker<'a> {
         MovePicker {
             moves,
             scores: [0; 256],
             next: 0,
             tactical_end: 0,
-            bad: MoveList::new(),
+            bad_end: 0,
             bad_next: 0,
             stage: Stage::TtMove,
             tt_move,
@@ -86,10 +108,10 @@ impl MovePicker {
         }
     }
 
-    /// The picker of a quiescence node: captures and promotions only, by
+    /// The picker of a quiescence node over its legal `moves`: captures and
+    /// queen promotions only (underpromotions rarely matter there), by
     /// MVV-LVA, losing ones included (quiescence prunes them itself).
-    pub fn tactical(mut moves: MoveList, side: Color) -> MovePicker {
-        moves.retain(|m| is_tactical(*m));
+    pub fn tactical(moves: &'a mut MoveList, side: Color) -> MovePicker<'a> {
         let mut picker = MovePicker::new(moves, None, [None; 2], None, side);
         picker.with_quiets = false;
         picker
@@ -132,6 +154,13 @@ impl MovePicker {
         (!is_tactical(m) && !earlier.contains(&Some(m)) && self.moves.contains(&m)).then_some(m)
     }
 
+    /// Whether the tactical move `m` is one this picker hands out.
+    fn hands_out_tactical(&self, m: Move) -> bool {
+        is_tactical(m)
+            && Some(m) != self.tt_move
+            && (self.with_quiets || m.promotion().is_none_or(|role| role == Role::Queen))
+    }
+
     /// The next move, or `None` when every move was handed out.
     /// `pos` is the node's position (for exchange evaluation);
     /// `captures` and `quiets` are the tables that order the moves.
@@ -140,7 +169,14 @@ impl MovePicker {
         pos: &Chess,
         captures: &CaptureHistory,
         quiets: QuietContext<'_>,
-    ) -> Option<Move> {
+    ) -> Option<Picked> {
+        let plain = |mv| {
+            Some(Picked {
+                mv,
+                history: None,
+                holds_material: false,
+            })
+        };
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -148,7 +184,7 @@ impl MovePicker {
                     if let Some(m) = self.tt_move
                         && self.moves.contains(&m)
                     {
-                        return Some(m);
+                        return plain(m);
                     }
                     self.tt_move = None;
                 }
@@ -157,7 +193,7 @@ impl MovePicker {
                     let mut end = 0;
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];
-                        if is_tactical(m) && Some(m) != self.tt_move {
+                        if self.hands_out_tactical(m) {
                             self.moves.swap(end, i);
                             let victim =
                                 m.capture().map_or(0, value) + m.promotion().map_or(0, value);
@@ -172,11 +208,23 @@ impl MovePicker {
                 }
                 Stage::GoodTactical => match self.select(self.next, self.tactical_end) {
                     Some(m) => {
-                        self.next += 1;
-                        if !self.with_quiets || see_ge(pos, m, 0) {
-                            return Some(m);
+                        if !self.with_quiets {
+                            self.next += 1;
+                            return plain(m);
                         }
-                        self.bad.push(m);
+                        if see_ge(pos, m, 0) {
+                            self.next += 1;
+                            return Some(Picked {
+                                mv: m,
+                                history: None,
+                                holds_material: true,
+                            });
+                        }
+                        // Set the losing capture aside at the front, in the
+                        // order found (the slot it takes was handed out).
+                        self.moves.swap(self.bad_end, self.next);
+                        self.bad_end += 1;
+                        self.next += 1;
                     }
                     None => {
                         self.stage = if self.with_quiets {
@@ -188,33 +236,33 @@ impl MovePicker {
                 },
                 Stage::Killer1 => {
                     self.stage = Stage::Killer2;
-                    let killer = self.special(self.killers[0], &[self.tt_move]);
-                    if killer.is_some() {
-                        return killer;
+                    if let Some(killer) = self.special(self.killers[0], &[self.tt_move]) {
+                        return plain(killer);
                     }
                     self.killers[0] = None;
                 }
                 Stage::Killer2 => {
                     self.stage = Stage::Counter;
-                    let killer = self.special(self.killers[1], &[self.tt_move, self.killers[0]]);
-                    if killer.is_some() {
-                        return killer;
+                    if let Some(killer) =
+                        self.special(self.killers[1], &[self.tt_move, self.killers[0]])
+                    {
+                        return plain(killer);
                     }
                     self.killers[1] = None;
                 }
                 Stage::Counter => {
                     self.stage = Stage::ScoreQuiet;
-                    let counter = self.special(
+                    if let Some(counter) = self.special(
                         self.counter,
                         &[self.tt_move, self.killers[0], self.killers[1]],
-                    );
-                    if counter.is_some() {
-                        return counter;
+                    ) {
+                        return plain(counter);
                     }
                     self.counter = None;
                 }
                 Stage::ScoreQuiet => {
-                    // Quiet moves other than those handed out already.
+                    // Quiet moves other than those handed out already; the
+                    // list keeps only them after the tactical moves.
                     let mut end = self.tactical_end;
                     for i in self.tactical_end..self.moves.len() {
                         let m = self.moves[i];
@@ -230,15 +278,20 @@ impl MovePicker {
                 }
                 Stage::Quiet => match self.select(self.next, self.moves.len()) {
                     Some(m) => {
+                        let history = self.scores[self.next];
                         self.next += 1;
-                        return Some(m);
+                        return Some(Picked {
+                            mv: m,
+                            history: Some(history),
+                            holds_material: false,
+                        });
                     }
                     None => self.stage = Stage::BadTactical,
                 },
                 Stage::BadTactical => {
-                    if let Some(&m) = self.bad.get(self.bad_next) {
+                    if self.bad_next < self.bad_end {
                         self.bad_next += 1;
-                        return Some(m);
+                        return plain(self.moves[self.bad_next - 1]);
                     }
                     self.stage = Stage::Done;
                 }
@@ -288,8 +341,8 @@ mod tests {
 
     fn drain(mut picker: MovePicker, p: &Chess, t: &Tables) -> Vec<Move> {
         let mut out = Vec::new();
-        while let Some(m) = picker.next(p, &t.captures, t.context()) {
-            out.push(m);
+        while let Some(picked) = picker.next(p, &t.captures, t.context()) {
+            out.push(picked.mv);
         }
         out
     }
@@ -314,7 +367,7 @@ mod tests {
         let killers = [pick(&quiet), pick(&moves)];
         let counter = pick(&quiet);
         let order = drain(
-            MovePicker::new(moves.clone(), tt_move, killers, counter, p.turn()),
+            MovePicker::new(&mut moves.clone(), tt_move, killers, counter, p.turn()),
             p,
             t,
         );
@@ -345,6 +398,60 @@ mod tests {
     }
 
     #[test]
+    fn hands_out_what_it_learnt_of_each_move() {
+        let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        let mut t = tables();
+        let quiet: Vec<Move> = p
+            .legal_moves()
+            .into_iter()
+            .filter(|m| !is_tactical(*m))
+            .collect();
+        t.history.update(Color::White, quiet[3], 3000);
+        t.history.update(Color::White, quiet[7], -2000);
+        let mut moves = p.legal_moves();
+        let killer = quiet[0];
+        let mut picker =
+            MovePicker::new(&mut moves, None, [Some(killer), None], None, Color::White);
+        let mut handed_out = 0;
+        while let Some(picked) = picker.next(&p, &t.captures, t.context()) {
+            handed_out += 1;
+            let m = picked.mv;
+            if is_tactical(m) {
+                assert_eq!(picked.history, None);
+                // Good captures come with the verdict; losing ones without.
+                if picked.holds_material {
+                    assert!(see_ge(&p, m, 0), "{m}");
+                }
+            } else if m == killer {
+                assert_eq!(picked.history, None);
+            } else {
+                assert_eq!(
+                    picked.history,
+                    Some(t.context().score(Color::White, m)),
+                    "{m}"
+                );
+                assert!(!picked.holds_material);
+            }
+        }
+        assert_eq!(handed_out, p.legal_moves().len());
+    }
+
+    #[test]
+    fn quiescence_picker_hands_out_captures_and_queen_promotions_only() {
+        let p = pos("r1n1k3/1P6/8/3p4/4P3/8/8/4K3 w - - 0 1");
+        let t = tables();
+        let mut moves = p.legal_moves();
+        let order = drain(MovePicker::tactical(&mut moves, p.turn()), &p, &t);
+        // bxa8=Q, b8=Q, bxc8=Q and exd5; no underpromotion, no quiet move.
+        assert_eq!(order.len(), 4, "{order:?}");
+        assert!(
+            order
+                .iter()
+                .all(|m| is_tactical(*m) && m.promotion().is_none_or(|role| role == Role::Queen))
+        );
+    }
+
+    #[test]
     fn stages_come_in_order() {
         let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
         let moves = p.legal_moves();
@@ -355,7 +462,7 @@ mod tests {
         t.history.update(Color::White, quiet[5], 4000);
         let order = drain(
             MovePicker::new(
-                moves.clone(),
+                &mut moves.clone(),
                 Some(tt_move),
                 [Some(killer), None],
                 None,

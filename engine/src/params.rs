@@ -115,6 +115,8 @@ tunables! {
     aspiration_min_depth = 4, 2..=8, step 1;
     /// A failed aspiration window grows by this share of its width, in percent.
     aspiration_growth_percent = 50, 20..=150, step 10;
+    /// Each fail high is searched again a ply shallower, by at most this many plies.
+    aspiration_fail_high_max_reduction = 3, 0..=6, step 1;
     /// Once the window's half-width passes this, the search takes the full window.
     aspiration_full_window = 1000, 300..=3000, step 100;
 
@@ -171,6 +173,12 @@ tunables! {
     lmr_base_percent = 75, 0..=200, step 10;
     /// Late-move reduction table: divisor of `ln(depth) * ln(move number)`, in hundredths.
     lmr_divisor_percent = 225, 150..=400, step 15;
+    /// Extra reduction of late moves at cut nodes (one ply showed no gain at
+    /// fixed nodes: off until tuned).
+    lmr_cut_node = 0, 0..=3, step 1;
+    /// Late captures that lose material are reduced by this share (in percent)
+    /// of the table's reduction for a quiet move.
+    lmr_losing_capture_percent = 100, 0..=150, step 10;
     /// Combined history score (butterfly plus the continuation histories one,
     /// two and four plies back) worth one ply of reduction.
     lmr_history_divisor = 16384, 4096..=32768, step 1024;
@@ -181,6 +189,18 @@ tunables! {
     se_tt_depth_margin = 3, 1..=5, step 1;
     /// The other moves must stay this far per ply of depth below the TT score.
     se_margin_per_depth = 2, 1..=5, step 1;
+
+    /// Double extension: the other moves fail this far below the singular beta.
+    se_double_margin = 20, 0..=60, step 4;
+    /// At most this many double extensions on one line.
+    se_double_max = 6, 0..=12, step 1;
+
+    /// Shallowest node at which ProbCut tries captures against a raised beta.
+    probcut_min_depth = 5, 3..=20, step 1;
+    /// ProbCut's raised beta: this far above the node's beta.
+    probcut_margin = 200, 80..=400, step 20;
+    /// ProbCut verifies a capture with a search this much shallower than the node.
+    probcut_reduction = 4, 3..=6, step 1;
 
     /// Quiescence delta pruning margin: a capture that cannot lift the score to
     /// alpha even with this much extra is skipped.
@@ -196,8 +216,12 @@ tunables! {
     /// ...plus the capture history divided by this.
     capture_history_divisor = 16, 4..=64, step 4;
 
-    /// The largest shift of a static evaluation by the correction history, in centipawns.
+    /// The largest average error one key of the correction history keeps, in centipawns.
     correction_max = 48, 16..=128, step 8;
+    /// The pawn structure's average error counts this many percent in a correction...
+    correction_pawn_percent = 100, 0..=200, step 10;
+    /// ...and each side's other pieces' average error this many.
+    correction_nonpawn_percent = 50, 0..=200, step 10;
     /// Evaluation errors beyond this many centipawns count as this many.
     correction_max_error = 400, 100..=800, step 50;
     /// A correction sample's weight is its depth plus one, at most this (out of 256).

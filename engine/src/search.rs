@@ -15,7 +15,7 @@
 use crate::board::Board;
 use crate::draw::is_search_draw;
 use crate::history::{PreviousMoves, Tried, moved_piece};
-use crate::movepick::{MovePicker, is_tactical};
+use crate::movepick::{MovePicker, Picked, is_tactical};
 use crate::nnue::{Accumulator, AccumulatorStack, Kernel, Network};
 use crate::params::*;
 use crate::report::{IterationReport, SearchEvent, iteration_infos};
@@ -29,7 +29,7 @@ use crate::time::TimeBudget;
 use crate::tt::{Bound, TranspositionTable, TtEntry, pack_move, unpack_move};
 use crossbeam::channel::Sender;
 use crossbeam::utils::CachePadded;
-use shakmaty::{Color, Move, Position, Role};
+use shakmaty::{Color, Move, Position};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -529,16 +529,27 @@ impl<'a> Worker<'a> {
         let mut delta = aspiration_window();
         let mut alpha = (previous - delta).max(-INFINITY);
         let mut beta = (previous + delta).min(INFINITY);
+        // A fail high is searched again a ply shallower each time (at most
+        // `aspiration_fail_high_max_reduction` plies): it only has to confirm
+        // the better score, and a result inside the window from there is the
+        // iteration's result. A fail low is searched at the full depth.
+        let mut search_depth = depth;
         loop {
-            let score = self.search_root(root_moves, depth, alpha, beta, moves_before);
+            let score = self.search_root(root_moves, search_depth, alpha, beta, moves_before);
             if self.stopped {
                 return score;
             }
             if score <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
+                search_depth = depth;
             } else if score >= beta {
                 beta = (score + delta).min(INFINITY);
+                if !is_decisive(score) {
+                    search_depth = (search_depth - 1)
+                        .max(depth - aspiration_fail_high_max_reduction())
+                        .max(1);
+                }
             } else {
                 return score;
             }
@@ -576,11 +587,11 @@ impl<'a> Worker<'a> {
             self.stack[0].moved = moved_piece(self.board.turn(), m);
             self.make(m);
             let score = if index == 0 {
-                -self.negamax(-beta, -alpha, depth - 1, 1, true)
+                -self.negamax(-beta, -alpha, depth - 1, 1, true, false)
             } else {
-                let score = -self.negamax(-alpha - 1, -alpha, depth - 1, 1, false);
+                let score = -self.negamax(-alpha - 1, -alpha, depth - 1, 1, false, true);
                 if score > alpha && !self.stopped {
-                    -self.negamax(-beta, -alpha, depth - 1, 1, true)
+                    -self.negamax(-beta, -alpha, depth - 1, 1, true, false)
                 } else {
                     score
                 }
@@ -609,7 +620,9 @@ impl<'a> Worker<'a> {
     }
 
     /// Fail-soft principal variation search of the node at `ply`, `depth`
-    /// plies deep, in the window (`alpha`, `beta`).
+    /// plies deep, in the window (`alpha`, `beta`). A `cut_node` is a
+    /// null-window node expected to fail high: one of its own moves is
+    /// expected to refute the move that led to it.
     fn negamax(
         &mut self,
         mut alpha: Score,
@@ -617,6 +630,7 @@ impl<'a> Worker<'a> {
         depth: i32,
         ply: usize,
         pv_node: bool,
+        cut_node: bool,
     ) -> Score {
         // Step 1. Check extension: never stand pat or stop the search while
         // in check; at depth 0, the quiescence search takes over.
@@ -637,6 +651,8 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY {
             return self.evaluate();
         }
+        let double_extensions = self.stack.back(ply, 1).double_extensions;
+        self.stack[ply].double_extensions = double_extensions;
 
         // Step 3. Mate distance pruning: no line from here beats a shorter mate.
         alpha = alpha.max(-MATE + ply as Score);
@@ -723,15 +739,25 @@ impl<'a> Worker<'a> {
                 }
             }
             // Step 7c. Null move.
-            if let Some(score) = self.null_move_search(beta, depth, ply, eval) {
+            if let Some(score) = self.null_move_search(beta, depth, ply, eval, cut_node) {
                 return score;
             }
+        }
+
+        // Step 7d. ProbCut: a capture that beats beta by a margin in a
+        // shallow search will very likely beat beta in a full one.
+        if probcut_applies(pv_node, in_check, excluded, depth, beta)
+            && let Some(static_eval) = static_eval
+            && let Some(score) =
+                self.probcut(beta, depth, ply, static_eval, raw_eval, entry, cut_node)
+        {
+            return score;
         }
 
         // Step 8. Generate the moves; mate and stalemate; internal
         // iterative reduction: without a TT move this node was not searched
         // before, and searching it shallower first costs little.
-        let moves = self.board.legal_moves();
+        let mut moves = self.board.legal_moves();
         if moves.is_empty() {
             return if in_check { -MATE + ply as Score } else { 0 };
         }
@@ -743,7 +769,7 @@ impl<'a> Worker<'a> {
         let killers = self.stack[ply].killers;
         let previous_moves = self.stack.previous_moves(ply);
         let counter = self.tables.histories.counters.get(previous_moves.one);
-        let mut picker = MovePicker::new(moves, tt_move, killers, counter, side);
+        let mut picker = MovePicker::new(&mut moves, tt_move, killers, counter, side);
 
         // Step 9. The move loop.
         let original_alpha = alpha;
@@ -755,7 +781,8 @@ impl<'a> Worker<'a> {
         let mut capture_count = 0;
         let mut move_count = 0;
         let mut skip_quiets = false;
-        while let Some(m) = self.next_move(&mut picker, previous_moves) {
+        while let Some(picked) = self.next_move(&mut picker, previous_moves) {
+            let m = picked.mv;
             if Some(m) == excluded {
                 continue;
             }
@@ -772,25 +799,18 @@ impl<'a> Worker<'a> {
                     in_check,
                     improving,
                 };
-                if self.prunes_move(m, quiet, &node, quiet_count, &mut skip_quiets) {
+                if self.prunes_move(picked, quiet, &node, quiet_count, &mut skip_quiets) {
                     continue;
                 }
             }
-            let history = if quiet {
-                self.tables
-                    .histories
-                    .quiet_context(previous_moves)
-                    .score(side, m)
-            } else {
-                0
-            };
 
             // Step 9b. Singular extension of the TT move.
             let mut extension = 0;
             if Some(m) == tt_move
                 && let Some(e) = entry
             {
-                match self.singular_extension(m, e, beta, depth, ply) {
+                let may_double = may_double_extend(pv_node, double_extensions);
+                match self.singular_extension(m, e, beta, depth, ply, cut_node, may_double) {
                     Singularity::Extension(plies) => extension = plies,
                     Singularity::Cutoff(score) => return score,
                 }
@@ -801,29 +821,56 @@ impl<'a> Worker<'a> {
             // again in full where they beat alpha.
             move_count += 1;
             self.stack[ply].moved = moved_piece(side, m);
+            self.stack[ply].double_extensions = double_extensions + i32::from(extension >= 2);
             self.make(m);
             let gives_check = self.board.in_check();
             let new_depth = depth - 1 + extension;
             let score = if move_count == 1 {
-                -self.negamax(-beta, -alpha, new_depth, ply + 1, pv_node)
+                -self.negamax(
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    pv_node,
+                    !pv_node && !cut_node,
+                )
             } else {
                 let mut reduction = 0;
-                if depth >= lmr_min_depth() && quiet && move_count > 1 + usize::from(pv_node) {
-                    reduction = lmr_reduction(depth, move_count);
+                let late = depth >= lmr_min_depth() && move_count > 1 + usize::from(pv_node);
+                if late && (quiet || !picked.holds_material) {
+                    let table = lmr_reduction(depth, move_count);
+                    reduction = if quiet {
+                        let history = picked.history.unwrap_or_else(|| {
+                            self.tables
+                                .histories
+                                .quiet_context(previous_moves)
+                                .score(side, m)
+                        });
+                        table + i32::from(!improving)
+                            - i32::from(killers.contains(&Some(m)))
+                            - history / lmr_history_divisor()
+                    } else {
+                        // A losing capture (or promotion) late in the list.
+                        table * lmr_losing_capture_percent() / 100
+                    };
+                    reduction += i32::from(cut_node) * lmr_cut_node();
                     reduction -= i32::from(pv_node);
-                    reduction += i32::from(!improving);
                     reduction -= i32::from(gives_check);
-                    reduction -= i32::from(killers.contains(&Some(m)));
-                    reduction -= history / lmr_history_divisor();
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
-                let mut score =
-                    -self.negamax(-alpha - 1, -alpha, new_depth - reduction, ply + 1, false);
+                let mut score = -self.negamax(
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - reduction,
+                    ply + 1,
+                    false,
+                    true,
+                );
                 if reduction > 0 && score > alpha && !self.stopped {
-                    score = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, false);
+                    score = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
                 }
                 if pv_node && score > alpha && score < beta && !self.stopped {
-                    score = -self.negamax(-beta, -alpha, new_depth, ply + 1, true);
+                    score = -self.negamax(-beta, -alpha, new_depth, ply + 1, true, false);
                 }
                 score
             };
@@ -918,6 +965,7 @@ impl<'a> Worker<'a> {
         depth: i32,
         ply: usize,
         eval: Score,
+        cut_node: bool,
     ) -> Option<Score> {
         if depth < nmp_min_depth()
             || eval < beta
@@ -934,7 +982,14 @@ impl<'a> Worker<'a> {
         }
         self.stack[ply].null_move = true;
         self.stack[ply].moved = None;
-        let score = -self.negamax(-beta, -beta + 1, depth - reduction - 1, ply + 1, false);
+        let score = -self.negamax(
+            -beta,
+            -beta + 1,
+            depth - reduction - 1,
+            ply + 1,
+            false,
+            !cut_node,
+        );
         self.stack[ply].null_move = false;
         self.unmake();
         if self.stopped {
@@ -948,9 +1003,78 @@ impl<'a> Worker<'a> {
             return Some(score);
         }
         self.stack[ply].null_banned = true;
-        let verified = self.negamax(beta - 1, beta, depth - reduction - 1, ply, false);
+        let verified = self.negamax(beta - 1, beta, depth - reduction - 1, ply, false, false);
         self.stack[ply].null_banned = false;
         (verified >= beta).then_some(score)
+    }
+
+    /// ProbCut: tries the captures whose exchange alone could lift the
+    /// static evaluation to `beta` plus a margin, each first in quiescence
+    /// and then with a reduced null-window search against that raised beta;
+    /// the first that holds there cuts the node off (its score is stored in
+    /// the TT as a lower bound). Skipped where a deep enough TT score lies
+    /// below the raised beta (whatever its bound, as the search expects the
+    /// attempt to fail there).
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        static_eval: Score,
+        raw_eval: Option<Score>,
+        entry: Option<TtEntry>,
+        cut_node: bool,
+    ) -> Option<Score> {
+        let raised_beta = beta + probcut_margin();
+        let probe_depth = depth - probcut_reduction();
+        if let Some(e) = entry
+            && e.depth >= probe_depth
+            && e.score < raised_beta
+        {
+            return None;
+        }
+        let side = self.board.turn();
+        let previous_moves = self.stack.previous_moves(ply);
+        let mut moves = self.board.legal_moves();
+        let mut picker = MovePicker::tactical(&mut moves, side);
+        while let Some(Picked { mv: m, .. }) = self.next_move(&mut picker, previous_moves) {
+            if !see_ge(self.board.position(), m, raised_beta - static_eval) {
+                continue;
+            }
+            self.stack[ply].moved = moved_piece(side, m);
+            self.make(m);
+            let mut score = -self.quiescence(-raised_beta, -raised_beta + 1, ply + 1, false);
+            if score >= raised_beta {
+                score = -self.negamax(
+                    -raised_beta,
+                    -raised_beta + 1,
+                    probe_depth,
+                    ply + 1,
+                    false,
+                    !cut_node,
+                );
+            }
+            self.unmake();
+            if self.stopped {
+                return Some(0);
+            }
+            if score >= raised_beta {
+                let key = self.board.key();
+                let raw = raw_eval.unwrap_or(0);
+                self.tt.store(
+                    key,
+                    ply,
+                    pack_move(m),
+                    score,
+                    raw,
+                    probe_depth + 1,
+                    Bound::Lower,
+                );
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// Whether the move loop skips `m` unsearched: late-move and futility
@@ -960,13 +1084,14 @@ impl<'a> Worker<'a> {
     /// material by static exchange are skipped too.
     fn prunes_move(
         &self,
-        m: Move,
+        picked: Picked,
         quiet: bool,
         node: &PruningNode,
         quiets_searched: usize,
         skip_quiets: &mut bool,
     ) -> bool {
         let depth = node.depth;
+        let m = picked.mv;
         if quiet {
             *skip_quiets = *skip_quiets
                 || (!node.pv_node
@@ -981,7 +1106,9 @@ impl<'a> Worker<'a> {
             depth <= see_prune_max_depth()
                 && !see_ge(self.board.position(), m, -see_quiet_margin() * depth)
         } else {
-            depth <= see_prune_max_depth()
+            // A capture the picker found not to lose passes any lower bar.
+            !picked.holds_material
+                && depth <= see_prune_max_depth()
                 && !see_ge(
                     self.board.position(),
                     m,
@@ -993,7 +1120,9 @@ impl<'a> Worker<'a> {
     /// Singular extension: when every other move fails well below the TT
     /// move's score, the TT move `m` is the only good one: extend it. When
     /// even without it the node fails high, cut off (multi-cut), and when
-    /// the TT move alone was expected to fail high, reduce it.
+    /// the TT move alone was expected to fail high, reduce it. Where
+    /// `may_double` and the other moves fail far below, extend by two plies.
+    #[allow(clippy::too_many_arguments)]
     fn singular_extension(
         &mut self,
         m: Move,
@@ -1001,6 +1130,8 @@ impl<'a> Worker<'a> {
         beta: Score,
         depth: i32,
         ply: usize,
+        cut_node: bool,
+        may_double: bool,
     ) -> Singularity {
         if depth < se_min_depth()
             || self.stack[ply].excluded.is_some()
@@ -1018,12 +1149,14 @@ impl<'a> Worker<'a> {
             (depth - 1) / 2,
             ply,
             false,
+            cut_node,
         );
         self.stack[ply].excluded = None;
         if self.stopped {
             Singularity::Cutoff(0)
         } else if score < singular_beta {
-            Singularity::Extension(1)
+            let double = may_double && score < singular_beta - se_double_margin();
+            Singularity::Extension(if double { 2 } else { 1 })
         } else if singular_beta >= beta {
             Singularity::Cutoff(singular_beta)
         } else if entry.score >= beta {
@@ -1045,7 +1178,7 @@ impl<'a> Worker<'a> {
     /// The picker's next move at the current node, ordered by this thread's
     /// histories; `previous_moves` are the moves that led here.
     #[inline]
-    fn next_move(&self, picker: &mut MovePicker, previous_moves: PreviousMoves) -> Option<Move> {
+    fn next_move(&self, picker: &mut MovePicker, previous_moves: PreviousMoves) -> Option<Picked> {
         let histories = &self.tables.histories;
         picker.next(
             self.board.position(),
@@ -1175,7 +1308,7 @@ impl<'a> Worker<'a> {
             alpha = alpha.max(stand_pat);
             best_score = stand_pat;
         }
-        let moves = self.board.legal_moves();
+        let mut moves = self.board.legal_moves();
         if moves.is_empty() {
             return if in_check { -MATE + ply as Score } else { 0 };
         }
@@ -1184,17 +1317,11 @@ impl<'a> Worker<'a> {
         let previous_moves = self.stack.previous_moves(ply);
         let mut picker = if in_check {
             let tt_move = entry.and_then(|e| unpack_move(e.packed_move, &moves));
-            MovePicker::new(moves, tt_move, self.stack[ply].killers, None, side)
+            MovePicker::new(&mut moves, tt_move, self.stack[ply].killers, None, side)
         } else {
-            let mut tactical = moves;
-            // Underpromotions rarely matter in quiescence.
-            tactical.retain(|m| match m.promotion() {
-                Some(role) => role == Role::Queen,
-                None => m.is_capture(),
-            });
-            MovePicker::tactical(tactical, side)
+            MovePicker::tactical(&mut moves, side)
         };
-        while let Some(m) = self.next_move(&mut picker, previous_moves) {
+        while let Some(Picked { mv: m, .. }) = self.next_move(&mut picker, previous_moves) {
             if !in_check {
                 // Delta pruning: even winning the piece cannot reach alpha.
                 let gain = m.capture().map_or(0, crate::see::value);
@@ -1236,6 +1363,30 @@ impl<'a> Worker<'a> {
         );
         best_score
     }
+}
+
+/// Whether a singular move may be extended by two plies on a line that
+/// already has `double_extensions`: never at PV nodes, and only up to
+/// [`se_double_max`] per line, so that lines cannot grow without end.
+fn may_double_extend(pv_node: bool, double_extensions: i32) -> bool {
+    !pv_node && double_extensions < se_double_max()
+}
+
+/// Whether a node may try ProbCut: never at PV nodes, in check or while
+/// testing a singular move, only deep enough, and not where beta is a mate
+/// score (a raised mate bound says nothing).
+fn probcut_applies(
+    pv_node: bool,
+    in_check: bool,
+    excluded: Option<Move>,
+    depth: i32,
+    beta: Score,
+) -> bool {
+    !pv_node
+        && !in_check
+        && excluded.is_none()
+        && depth >= probcut_min_depth()
+        && !is_decisive(beta)
 }
 
 /// What a fail-soft result says about the node searched in (`alpha`, `beta`).
@@ -1432,5 +1583,39 @@ mod tests {
     fn captures_a_hanging_queen() {
         let (_, best) = search("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", 4);
         assert_eq!(best.as_deref(), Some("d2d5"));
+    }
+
+    #[test]
+    fn double_extensions_are_limited_per_line_and_never_at_pv_nodes() {
+        let limit = se_double_max();
+        assert!(may_double_extend(false, 0));
+        assert!(may_double_extend(false, limit - 1));
+        assert!(!may_double_extend(false, limit), "limit reached");
+        assert!(!may_double_extend(true, 0), "PV node");
+    }
+
+    #[test]
+    fn probcut_only_at_deep_enough_non_pv_nodes_out_of_check() {
+        let deep = probcut_min_depth();
+        let quiet_move = shakmaty::Chess::default().legal_moves()[0];
+        assert!(probcut_applies(false, false, None, deep, 50));
+        assert!(!probcut_applies(true, false, None, deep, 50), "PV node");
+        assert!(!probcut_applies(false, true, None, deep, 50), "in check");
+        assert!(
+            !probcut_applies(false, false, Some(quiet_move), deep, 50),
+            "singular test"
+        );
+        assert!(
+            !probcut_applies(false, false, None, deep - 1, 50),
+            "too shallow"
+        );
+        assert!(
+            !probcut_applies(false, false, None, deep, MATE - 10),
+            "mate bound"
+        );
+        assert!(
+            !probcut_applies(false, false, None, deep, -MATE + 10),
+            "mated bound"
+        );
     }
 }

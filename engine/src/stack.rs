@@ -29,6 +29,8 @@ pub struct Frame {
     pub static_eval: Option<Score>,
     /// Whether the move made at this ply is a null move.
     pub null_move: bool,
+    /// Double extensions on the line up to this ply, the move made here included.
+    pub double_extensions: i32,
     /// Whether no null move may be tried at this ply (a null-move cutoff is
     /// being verified here).
     pub null_banned: bool,
@@ -46,6 +48,7 @@ impl Default for Frame {
             excluded: None,
             static_eval: None,
             null_move: false,
+            double_extensions: 0,
             null_banned: false,
             pv: [None; MAX_PLY + 1],
             pv_len: 0,
