@@ -68,10 +68,11 @@ fn write_temp(name: &str, contents: &str) -> PathBuf {
 #[test]
 fn mates_suite_is_solved_with_mate_scores() {
     let suite = repo_root().join("testsuites/mates.epd");
-    // Four million nodes: M3.05 (a quiet queen move, then mate after a
-    // rook sacrifice) takes the search about 3.7 million since ProbCut's
+    // Four million nodes: M3.05 (Qc6, then Qb7 mate, Black's Rxg2+ only
+    // delaying it) takes the search about 3.7 million since ProbCut's
     // shallower probe meets the null move's large reductions there; every
-    // other mate needs far fewer. WAC at 1 s did not drop (bench/RESULTS.md).
+    // other mate is solved within one million. WAC at 1 s did not drop
+    // (bench/RESULTS.md).
     let output = sessa_epd(&[
         suite.to_str().unwrap(),
         "--nodes",
