@@ -6,6 +6,7 @@
 //! | self-play training data | `datagen` | (in the binary) |
 //! | training the evaluation network | `train`, `rescale` | [`train`] |
 //! | fitting the win/draw/loss model | `wdl_fit` | [`wdl_fit`] |
+//! | tuning the search's constants by games (SPSA) | `spsa` | [`spsa`] |
 //! | micro-benchmarks (criterion) | `cargo bench -p bench` (`benches/engine.rs`) | |
 //! | UCI answer latency | `uci_latency` | |
 //!
@@ -14,5 +15,6 @@
 //! logged in `bench/RESULTS.md`.
 
 pub mod rng;
+pub mod spsa;
 pub mod train;
 pub mod wdl_fit;
