@@ -62,33 +62,26 @@ struct Args {
 }
 
 fn main() {
-    let args = Args::parse();
-    if let Err(message) = run(&args) {
+    if let Err(message) = run(Args::parse()) {
         eprintln!("spsa: {message}");
         std::process::exit(1);
     }
 }
 
-fn run(args: &Args) -> Result<(), String> {
+fn run(mut args: Args) -> Result<(), String> {
+    // fastchess runs in the state's folder: the paths it is given must not
+    // depend on the folder the tool was started in.
     let absolute =
         |path: &Path| std::fs::canonicalize(path).map_err(|e| format!("{}: {e}", path.display()));
-    let args = &Args {
-        engine: absolute(&args.engine)?,
-        fastchess: absolute(&args.fastchess)?,
-        openings: absolute(&args.openings)?,
-        params: args.params.clone(),
-        iterations: args.iterations,
-        pairs: args.pairs,
-        tc: args.tc.clone(),
-        concurrency: args.concurrency,
-        hash: args.hash,
-        seed: args.seed,
-        state: args.state.clone(),
-        log: args.log.clone(),
+    args.engine = absolute(&args.engine)?;
+    args.fastchess = absolute(&args.fastchess)?;
+    args.openings = absolute(&args.openings)?;
+    let folder = match args.state.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
     };
-    if let Some(folder) = args.state.parent().filter(|f| !f.as_os_str().is_empty()) {
-        std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
-    }
+    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    let args = &args;
     let mut parameters = engine_parameters(&args.engine, &args.params)?;
     let schedule = Schedule::new(args.iterations);
     let mut first = 0;
@@ -108,6 +101,7 @@ fn run(args: &Args) -> Result<(), String> {
         let t = trial(&parameters, &schedule, k, &mut rng);
         let output = play(
             args,
+            &folder,
             &parameters,
             &t.plus,
             &t.minus,
@@ -167,9 +161,10 @@ fn engine_parameters(engine: &Path, wanted: &[String]) -> Result<Vec<Parameter>,
         .collect()
 }
 
-/// Plays one iteration's games and returns fastchess's output.
+/// Plays one iteration's games in `folder` and returns fastchess's output.
 fn play(
     args: &Args,
+    folder: &Path,
     parameters: &[Parameter],
     plus: &[i64],
     minus: &[i64],
@@ -185,10 +180,6 @@ fn play(
             words.push(format!("option.{}={value}", parameter.name));
         }
         words
-    };
-    let folder = match args.state.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
     };
     let output = Command::new(&args.fastchess)
         .current_dir(folder)
