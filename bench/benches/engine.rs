@@ -9,7 +9,7 @@ use sessa_engine::nnue::{Accumulator, AccumulatorStack, Kernel, Network};
 use sessa_engine::search::{SearchSetup, SharedState, Worker};
 use sessa_engine::tables::ThreadTables;
 use sessa_engine::tt::TranspositionTable;
-use shakmaty::{CastlingMode, Position};
+use shakmaty::{CastlingMode, Move, Position};
 use std::hint::black_box;
 
 /// The positions of `sessa bench`, parsed: the fixed set every benchmark runs on.
@@ -73,20 +73,32 @@ fn network(c: &mut Criterion) {
                 .sum::<i32>()
         })
     });
+    // Every legal move with the board it leads to, worked out beforehand so
+    // that only the network's work is timed.
+    let children: Vec<Vec<(Move, shakmaty::Board)>> = boards
+        .iter()
+        .map(|board| {
+            let pos = board.position();
+            pos.legal_moves()
+                .into_iter()
+                .map(|m| {
+                    let mut child = pos.clone();
+                    child.play_unchecked(m);
+                    (m, child.board().clone())
+                })
+                .collect()
+        })
+        .collect();
     let mut stack = AccumulatorStack::new(kernel);
     c.bench_function("nnue_update_evaluate_for_every_move", |b| {
         b.iter(|| {
             let mut total = 0;
-            for board in &boards {
+            for (board, moves) in boards.iter().zip(&children) {
                 let pos = board.position();
                 stack.reset(&net, pos);
-                for m in pos.legal_moves() {
-                    stack.push(&net, pos.turn(), m);
-                    total += stack.evaluate(
-                        &net,
-                        !pos.turn(),
-                        pos.board().occupied().count() - usize::from(m.is_capture()),
-                    );
+                for (m, child) in moves {
+                    stack.push(&net, pos.turn(), *m, child);
+                    total += stack.evaluate(&net, !pos.turn(), child.occupied().count());
                     stack.pop();
                 }
             }

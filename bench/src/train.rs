@@ -11,6 +11,13 @@
 //! network can hold, the training positions are reshuffled every epoch, and
 //! a held-out share of the data measures the loss on positions never trained on.
 //!
+//! The network's [`InputLayout`] (plain, or mirrored by each side's king) is
+//! chosen when a run starts and travels with the network into its file.
+//!
+//! A batch's gradient is summed in [`GRADIENT_PARTS`] fixed parts added in a
+//! fixed order, so the same data, settings and seed give the same network
+//! whatever the number of threads.
+//!
 //! The data are `bulletformat::ChessBoard` records (32 bytes, side to move
 //! relative), as `datagen` writes them.
 
@@ -18,8 +25,8 @@ use crate::rng::{Rng, shuffle};
 use bulletformat::ChessBoard;
 use rayon::prelude::*;
 use sessa_engine::nnue::{
-    HIDDEN, INPUTS, Network, OUTPUT_BUCKETS, QA, QB, SCALE, WEIGHT_CLIP, feature_index,
-    output_bucket,
+    HIDDEN, INPUTS, InputLayout, Network, OUTPUT_BUCKETS, QA, QB, SCALE, WEIGHT_CLIP,
+    feature_index, output_bucket,
 };
 use shakmaty::{Color, Piece, Role, Square};
 use std::io::{Read, Write};
@@ -34,6 +41,10 @@ const OUTPUT_BIAS: usize = OUTPUT_WEIGHTS + OUTPUT_BUCKETS * 2 * HIDDEN;
 pub const PARAMETERS: usize = OUTPUT_BIAS + OUTPUT_BUCKETS;
 /// Most pieces a position has, so most active inputs per view.
 const MAX_FEATURES: usize = 32;
+/// Parts a batch is split into, each summed on one thread; the parts'
+/// gradients are then added in order, so that the sum does not depend on
+/// how many threads there are.
+pub const GRADIENT_PARTS: usize = 8;
 
 /// The float network: all parameters in one vector (first-layer weights
 /// input-major, first-layer biases, each output bucket's weights for the
@@ -42,6 +53,8 @@ const MAX_FEATURES: usize = 32;
 pub struct FloatNetwork {
     /// The parameters, laid out as the offsets above say.
     pub params: Vec<f32>,
+    /// How the inputs place the pieces of each view.
+    pub layout: InputLayout,
 }
 
 /// The active inputs of one position, for the side to move's view and the other's.
@@ -53,47 +66,63 @@ pub struct Features {
 }
 
 impl Features {
-    /// Reads the inputs of a record. Records are side to move relative (the
-    /// side to move's pieces are colour 0, seen from its side of the board),
-    /// which is the engine's White view of a position with White to move:
-    /// the engine's own feature indices apply, so the two cannot disagree.
-    pub fn of(record: &ChessBoard) -> Features {
-        Features::read(record, false)
+    /// Reads the inputs of a record in `layout`. Records are side to move
+    /// relative (the side to move's pieces are colour 0, seen from its side
+    /// of the board), which is the engine's White view of a position with
+    /// White to move: the engine's own feature indices apply, so the two
+    /// cannot disagree.
+    pub fn of(record: &ChessBoard, layout: InputLayout) -> Features {
+        Features::read(record, layout, false)
     }
 
     /// The inputs of a record's mirror image, files a and h swapped. The
     /// records hold no castling rights, so to the network a position and its
     /// mirror image are equally likely and worth the same: the mirror image
-    /// is a second training position for free.
-    pub fn mirrored(record: &ChessBoard) -> Features {
-        Features::read(record, true)
+    /// is a second training position for free. (Under the king-mirrored
+    /// layout the two give the very same inputs.)
+    pub fn mirrored(record: &ChessBoard, layout: InputLayout) -> Features {
+        Features::read(record, layout, true)
     }
 
-    fn read(record: &ChessBoard, mirror: bool) -> Features {
+    fn read(record: &ChessBoard, layout: InputLayout, mirror: bool) -> Features {
+        let mut pieces = [(
+            Piece {
+                color: Color::White,
+                role: Role::Pawn,
+            },
+            Square::A1,
+        ); MAX_FEATURES];
+        let mut count = 0;
+        let mut kings = [Square::A1; 2];
+        for (piece, square) in *record {
+            if count == MAX_FEATURES {
+                break;
+            }
+            let color = if piece >> 3 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let role = Role::ALL[usize::from(piece & 7)];
+            let square = Square::new(u32::from(if mirror { square ^ 7 } else { square }));
+            if role == Role::King {
+                kings[usize::from(color == Color::Black)] = square;
+            }
+            pieces[count] = (Piece { color, role }, square);
+            count += 1;
+        }
+        let ours = layout.orientation(Color::White, kings[0]);
+        let theirs = layout.orientation(Color::Black, kings[1]);
         let mut features = Features {
             us: [0; MAX_FEATURES],
             them: [0; MAX_FEATURES],
-            count: 0,
-            bucket: 0,
+            count,
+            bucket: output_bucket(count),
         };
-        for (piece, square) in *record {
-            if features.count == MAX_FEATURES {
-                break;
-            }
-            let piece = Piece {
-                color: if piece >> 3 == 0 {
-                    Color::White
-                } else {
-                    Color::Black
-                },
-                role: Role::ALL[usize::from(piece & 7)],
-            };
-            let square = Square::new(u32::from(if mirror { square ^ 7 } else { square }));
-            features.us[features.count] = feature_index(Color::White, piece, square) as u16;
-            features.them[features.count] = feature_index(Color::Black, piece, square) as u16;
-            features.count += 1;
+        for (i, &(piece, square)) in pieces[..count].iter().enumerate() {
+            features.us[i] = feature_index(Color::White, ours, piece, square) as u16;
+            features.them[i] = feature_index(Color::Black, theirs, piece, square) as u16;
         }
-        features.bucket = output_bucket(features.count);
         features
     }
 }
@@ -127,10 +156,10 @@ pub fn target(record: &ChessBoard, wdl_weight: f32) -> f32 {
 }
 
 impl FloatNetwork {
-    /// A randomly initialised network: first-layer weights uniform in
-    /// ±0.1 (about 30 of them sum into each accumulator), output weights in
-    /// ±1/√(2·HIDDEN) (each bucket's drawn anew), biases zero.
-    pub fn random(seed: u64) -> FloatNetwork {
+    /// A randomly initialised network of `layout`: first-layer weights
+    /// uniform in ±0.1 (about 30 of them sum into each accumulator), output
+    /// weights in ±1/√(2·HIDDEN) (each bucket's drawn anew), biases zero.
+    pub fn random(seed: u64, layout: InputLayout) -> FloatNetwork {
         let mut rng = Rng::new(seed);
         let mut params = vec![0.0; PARAMETERS];
         for w in &mut params[FEATURE_WEIGHTS..FEATURE_BIAS] {
@@ -140,7 +169,12 @@ impl FloatNetwork {
         for w in &mut params[OUTPUT_WEIGHTS..OUTPUT_BIAS] {
             *w = rng.uniform(output_limit);
         }
-        FloatNetwork { params }
+        FloatNetwork { params, layout }
+    }
+
+    /// The inputs of `record` in this network's layout.
+    pub fn features(&self, record: &ChessBoard) -> Features {
+        Features::of(record, self.layout)
     }
 
     fn row(&self, feature: u16) -> &[f32] {
@@ -240,12 +274,16 @@ impl FloatNetwork {
             }
             params[OUTPUT_BIAS + bucket] = net.output_bias[bucket] as f32 / (QA * QB) as f32;
         }
-        FloatNetwork { params }
+        FloatNetwork {
+            params,
+            layout: net.layout,
+        }
     }
 
     /// The quantised network the engine reads.
     pub fn quantise(&self) -> Box<Network> {
         let mut net = Network::zeroed();
+        net.layout = self.layout;
         let q16 = |w: f32, scale: i32| (w * scale as f32).round().clamp(-32768.0, 32767.0) as i16;
         for (input, row) in net.feature_weights.iter_mut().enumerate() {
             for (j, w) in row.iter_mut().enumerate() {
@@ -387,8 +425,12 @@ pub struct Settings {
     pub weight_decay: f32,
     /// Train on each position's mirror image (files a and h swapped) in
     /// every other epoch, alternating record by record, instead of on the
-    /// position itself: twice the positions at the same cost per epoch.
+    /// position itself: twice the positions at the same cost per epoch
+    /// (no change at all under the king-mirrored layout).
     pub mirror: bool,
+    /// The input layout of a network trained from random weights (one
+    /// trained onward keeps its own).
+    pub layout: InputLayout,
 }
 
 /// The loss after one epoch.
@@ -414,6 +456,10 @@ pub struct Trainer {
     held_out: Vec<ChessBoard>,
     /// Epochs already done.
     pub epochs_done: usize,
+    /// The gradient of each part of a batch, and their sum: kept from batch
+    /// to batch rather than allocated anew.
+    part_gradients: Vec<Vec<f32>>,
+    gradient: Vec<f32>,
 }
 
 /// Consecutive records held out together.
@@ -422,19 +468,25 @@ pub const HELD_OUT_BLOCK: usize = 1024;
 /// same random stream as the initial weights.
 const SPLIT_SEED: u64 = 0x5EED_0F5B_11AB_C0DE;
 
-/// The mean loss of `net` over `records`.
+/// The mean loss of `net` over `records` (summed in fixed blocks in a fixed
+/// order, so the same whatever the number of threads).
 pub fn mean_loss(net: &FloatNetwork, records: &[ChessBoard], wdl_weight: f32) -> f64 {
     if records.is_empty() {
         return 0.0;
     }
-    let total: f64 = records
-        .par_iter()
-        .map(|r| {
-            let error = sigmoid(net.forward(&Features::of(r))) - target(r, wdl_weight);
-            f64::from(error * error)
+    let blocks: Vec<f64> = records
+        .par_chunks(HELD_OUT_BLOCK)
+        .map(|block| {
+            block
+                .iter()
+                .map(|r| {
+                    let error = sigmoid(net.forward(&net.features(r))) - target(r, wdl_weight);
+                    f64::from(error * error)
+                })
+                .sum()
         })
-        .sum();
-    total / records.len() as f64
+        .collect();
+    blocks.iter().sum::<f64>() / records.len() as f64
 }
 
 /// Search scores beyond this many centipawns (won or lost positions, mates)
@@ -450,7 +502,7 @@ pub fn mean_abs_eval(net: &FloatNetwork, records: &[ChessBoard], stride: usize) 
         .iter()
         .step_by(stride.max(1))
         .filter(|r| i32::from(r.score).abs() <= SCALE_SCORE_LIMIT)
-        .map(|r| f64::from(net.forward(&Features::of(r)) * SCALE as f32).abs())
+        .map(|r| f64::from(net.forward(&net.features(r)) * SCALE as f32).abs())
         .fold((0.0, 0usize), |(sum, count), e| (sum + e, count + 1));
     if count == 0 { 0.0 } else { sum / count as f64 }
 }
@@ -489,12 +541,14 @@ impl Trainer {
         let held_out: Vec<ChessBoard> = blocks[..held_blocks].concat();
         let train: Vec<ChessBoard> = blocks[held_blocks..].concat();
         Trainer {
-            net: FloatNetwork::random(settings.seed),
+            net: FloatNetwork::random(settings.seed, settings.layout),
             adam: Adam::default(),
             settings,
             train,
             held_out,
             epochs_done: 0,
+            part_gradients: vec![vec![0.0; PARAMETERS]; GRADIENT_PARTS],
+            gradient: vec![0.0; PARAMETERS],
         }
     }
 
@@ -529,7 +583,6 @@ impl Trainer {
         );
         let batch_size = self.settings.batch_size.max(1);
         let batches = self.train.len().div_ceil(batch_size).max(1);
-        let threads = rayon::current_num_threads().max(1);
         let mut total_loss = 0.0;
         let mut lr = self.settings.lr;
         for batch_index in 0..batches {
@@ -542,46 +595,57 @@ impl Trainer {
             let train = &self.train;
             let wdl_weight = self.settings.wdl_weight;
             let mirror = self.settings.mirror;
+            let layout = net.layout;
             let epoch_parity = self.epochs_done as u32 & 1;
-            let (mut gradient, loss) = batch
-                .par_chunks(batch.len().div_ceil(threads))
-                .map(|part| {
-                    let mut gradient = vec![0.0f32; PARAMETERS];
+            let losses: Vec<f64> = batch
+                .par_chunks(batch.len().div_ceil(GRADIENT_PARTS))
+                .zip(self.part_gradients.par_iter_mut())
+                .map(|(part, gradient)| {
+                    gradient.fill(0.0);
                     let mut loss = 0.0f64;
                     for &index in part {
                         let record = &train[index as usize];
                         let features = if mirror && (index & 1) == epoch_parity {
-                            Features::mirrored(record)
+                            Features::mirrored(record, layout)
                         } else {
-                            Features::of(record)
+                            Features::of(record, layout)
                         };
                         loss += f64::from(net.backward(
                             &features,
                             target(record, wdl_weight),
-                            &mut gradient,
+                            gradient,
                         ));
                     }
-                    (gradient, loss)
+                    loss
                 })
-                .reduce(
-                    || (vec![0.0f32; PARAMETERS], 0.0),
-                    |(mut a, la), (b, lb)| {
-                        for (x, y) in a.iter_mut().zip(&b) {
-                            *x += y;
-                        }
-                        (a, la + lb)
-                    },
-                );
+                .collect();
+            let parts = &self.part_gradients[..losses.len()];
             let scale = 1.0 / batch.len() as f32;
-            for g in &mut gradient {
-                *g *= scale;
-            }
-            total_loss += loss;
+            self.gradient
+                .par_chunks_mut(4096)
+                .enumerate()
+                .for_each(|(chunk, sums)| {
+                    let range = chunk * 4096..chunk * 4096 + sums.len();
+                    sums.fill(0.0);
+                    for part in parts {
+                        for (sum, g) in sums.iter_mut().zip(&part[range.clone()]) {
+                            *sum += g;
+                        }
+                    }
+                    for sum in sums {
+                        *sum *= scale;
+                    }
+                });
+            total_loss += losses.iter().sum::<f64>();
             let progress = (self.epochs_done as f64 + (batch_index + 1) as f64 / batches as f64)
                 / self.settings.epochs.max(1) as f64;
             lr = self.learning_rate(progress);
-            self.adam
-                .step(&mut self.net, &gradient, lr, self.settings.weight_decay);
+            self.adam.step(
+                &mut self.net,
+                &self.gradient,
+                lr,
+                self.settings.weight_decay,
+            );
         }
         self.epochs_done += 1;
         EpochReport {
@@ -599,6 +663,7 @@ impl Trainer {
         out.write_all(CHECKPOINT_MAGIC)?;
         out.write_all(&(self.epochs_done as u64).to_le_bytes())?;
         out.write_all(&self.adam.steps.to_le_bytes())?;
+        out.write_all(&u64::from(self.net.layout.code()).to_le_bytes())?;
         for values in [&self.net.params, &self.adam.first, &self.adam.second] {
             for v in values.iter() {
                 out.write_all(&v.to_le_bytes())?;
@@ -610,7 +675,7 @@ impl Trainer {
     /// Continues from a checkpoint written by [`Trainer::save_checkpoint`].
     pub fn resume(&mut self, path: &Path) -> std::io::Result<()> {
         let bytes = std::fs::read(path)?;
-        let expected = CHECKPOINT_MAGIC.len() + 16 + 3 * 4 * PARAMETERS;
+        let expected = CHECKPOINT_MAGIC.len() + 24 + 3 * 4 * PARAMETERS;
         if bytes.len() != expected || &bytes[..CHECKPOINT_MAGIC.len()] != CHECKPOINT_MAGIC {
             return Err(std::io::Error::other(format!(
                 "{} is not a checkpoint of this network shape",
@@ -625,6 +690,16 @@ impl Trainer {
         };
         self.epochs_done = u64_field() as usize;
         self.adam.steps = u64_field();
+        let layout = u64_field();
+        self.net.layout = u32::try_from(layout)
+            .ok()
+            .and_then(InputLayout::from_code)
+            .ok_or_else(|| {
+                std::io::Error::other(format!(
+                    "{}: input layout {layout} is unknown",
+                    path.display()
+                ))
+            })?;
         let floats = bytes[at..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")));
@@ -642,4 +717,6 @@ impl Trainer {
     }
 }
 
-const CHECKPOINT_MAGIC: &[u8; 8] = b"SESSACKP";
+/// The checkpoint format's magic; the first format (`SESSACKP`) had no
+/// input layout field.
+const CHECKPOINT_MAGIC: &[u8; 8] = b"SESSACK2";

@@ -4,7 +4,7 @@
 use bench::train::{
     Features, FloatNetwork, Settings, Trainer, load_records, mean_abs_eval, scale_output,
 };
-use sessa_engine::nnue::{Accumulator, Kernel, Network, SCALE};
+use sessa_engine::nnue::{Accumulator, InputLayout, Kernel, Network, SCALE};
 use shakmaty::{Board, Color, Piece, Role, Square};
 use std::path::PathBuf;
 
@@ -26,6 +26,7 @@ fn settings(epochs: usize) -> Settings {
         seed: 7,
         weight_decay: 0.0,
         mirror: false,
+        layout: InputLayout::Plain,
     }
 }
 
@@ -93,18 +94,32 @@ fn engine_evaluation(net: &Network, board: &Board, kernel: Kernel) -> i32 {
 
 #[test]
 fn the_quantised_network_agrees_with_the_float_one() {
+    for layout in [InputLayout::Plain, InputLayout::KingMirrored] {
+        quantised_agrees_with_float(layout);
+    }
+}
+
+fn quantised_agrees_with_float(layout: InputLayout) {
     let records = fixture();
-    let mut trainer = Trainer::new(records.clone(), settings(2));
+    let mut trainer = Trainer::new(
+        records.clone(),
+        Settings {
+            layout,
+            ..settings(2)
+        },
+    );
     trainer.epoch();
     trainer.epoch();
     let float = &trainer.net;
     let quantised = float.quantise();
+    assert_eq!(quantised.layout, layout);
     let dequantised = FloatNetwork::from_quantised(&quantised);
+    assert_eq!(dequantised.layout, layout);
     let kernel = Kernel::detect();
     let mut rounding_error = 0.0f32;
     let mut checked = 0;
     for record in records.iter().step_by(8) {
-        let features = Features::of(record);
+        let features = Features::of(record, layout);
         let board = board_of(record);
         let engine = engine_evaluation(&quantised, &board, kernel) as f32;
         // With the very same (rounded) weights, the engine's integers differ
@@ -112,7 +127,7 @@ fn the_quantised_network_agrees_with_the_float_one() {
         let exact = dequantised.forward(&features) * SCALE as f32;
         assert!(
             (engine - exact).abs() <= 1.5,
-            "engine {engine} against {exact} with the same weights"
+            "engine {engine} against {exact} with the same weights ({layout:?})"
         );
         rounding_error += (engine - float.forward(&features) * SCALE as f32).abs();
         checked += 1;
@@ -126,9 +141,9 @@ fn the_quantised_network_agrees_with_the_float_one() {
 
 #[test]
 fn a_random_network_is_not_all_zero() {
-    let net = FloatNetwork::random(1);
+    let net = FloatNetwork::random(1, InputLayout::Plain);
     assert!(net.params.iter().any(|&w| w != 0.0));
-    assert_eq!(net, FloatNetwork::random(1));
+    assert_eq!(net, FloatNetwork::random(1, InputLayout::Plain));
 }
 
 #[test]
@@ -187,7 +202,7 @@ fn mirror_asymmetry(net: &FloatNetwork, records: &[bulletformat::ChessBoard]) ->
     let total: f32 = records
         .iter()
         .map(|r| {
-            (net.forward(&Features::of(r)) - net.forward(&Features::of(&mirror_record(r)))).abs()
+            (net.forward(&net.features(r)) - net.forward(&net.features(&mirror_record(r)))).abs()
         })
         .sum();
     total * SCALE as f32 / records.len() as f32
@@ -211,8 +226,8 @@ fn training_on_mirror_images_makes_the_network_file_symmetric() {
     };
     let plain_net = trained(false);
     for record in records.iter().step_by(16) {
-        let direct = plain_net.forward(&Features::mirrored(record));
-        let rebuilt = plain_net.forward(&Features::of(&mirror_record(record)));
+        let direct = plain_net.forward(&Features::mirrored(record, InputLayout::Plain));
+        let rebuilt = plain_net.forward(&Features::of(&mirror_record(record), InputLayout::Plain));
         assert!(
             (direct - rebuilt).abs() < 1e-5,
             "{direct} against {rebuilt}"
@@ -224,4 +239,69 @@ fn training_on_mirror_images_makes_the_network_file_symmetric() {
         mirrored < 0.7 * plain,
         "asymmetry {mirrored} cp with mirror images, {plain} cp without"
     );
+}
+
+#[test]
+fn king_mirrored_networks_see_a_record_and_its_mirror_image_alike() {
+    let mut trainer = Trainer::new(
+        fixture(),
+        Settings {
+            layout: InputLayout::KingMirrored,
+            ..settings(1)
+        },
+    );
+    trainer.epoch();
+    let net = &trainer.net;
+    // The same inputs, summed in another order: equal but for float rounding.
+    let mirrored = mirror_asymmetry(net, &fixture());
+    assert!(mirrored < 0.001, "{mirrored} cp apart");
+    // The plain layout tells them apart, so the check above could fail.
+    let plain = FloatNetwork {
+        layout: InputLayout::Plain,
+        ..net.clone()
+    };
+    let plain = mirror_asymmetry(&plain, &fixture());
+    assert!(plain > 0.01, "{plain} cp apart");
+}
+
+#[test]
+fn training_gives_the_same_network_on_any_number_of_threads() {
+    let trained = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        pool.install(|| {
+            let mut trainer = Trainer::new(fixture(), settings(2));
+            trainer.epoch();
+            let report = trainer.epoch();
+            (trainer.net, report.train_loss, report.held_out_loss)
+        })
+    };
+    assert!(
+        trained(1) == trained(3),
+        "one thread and three trained different networks"
+    );
+}
+
+#[test]
+fn a_checkpoint_keeps_the_input_layout() {
+    let dir = std::env::temp_dir().join(format!("sessa-train-layout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let checkpoint = dir.join("epoch-001.ckpt");
+    let mut mirrored = Trainer::new(
+        fixture(),
+        Settings {
+            layout: InputLayout::KingMirrored,
+            ..settings(1)
+        },
+    );
+    mirrored.epoch();
+    mirrored.save_checkpoint(&checkpoint).unwrap();
+    // Resumed into a run set up with the plain layout, the network is the
+    // king-mirrored one it was.
+    let mut resumed = Trainer::new(fixture(), settings(1));
+    resumed.resume(&checkpoint).unwrap();
+    assert_eq!(resumed.net, mirrored.net);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1195,7 +1195,8 @@ impl<'a> Worker<'a> {
         // The child's probe comes soon: start loading its bucket now, while
         // the accumulators are updated.
         self.tt.prefetch(self.board.key());
-        self.accumulators.push(&self.setup.net, side, m);
+        self.accumulators
+            .push(&self.setup.net, side, m, self.board.position().board());
         debug_assert!(
             self.accumulators_are_fresh(),
             "incremental accumulators diverged after {m} in {}",
@@ -1543,25 +1544,34 @@ mod tests {
     }
 
     /// Searches positions full of castling on both wings, en passant,
-    /// promotions and under-promotions (with and without a capture) and
-    /// null moves; a build with debug assertions checks at every node that
-    /// the incremental accumulators equal fresh ones.
+    /// promotions and under-promotions (with and without a capture), king
+    /// walks across the d/e line and null moves, with the built-in network
+    /// and its weights read as a king-mirrored one; a build with debug
+    /// assertions checks at every node that the incremental accumulators
+    /// equal fresh ones.
     #[test]
     fn incremental_accumulators_stay_fresh_through_a_search() {
-        for (fen, mode) in [
-            (
-                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                CastlingMode::Standard,
-            ),
-            (
-                "r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1",
-                CastlingMode::Standard,
-            ),
-            (
-                "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
-                CastlingMode::Chess960,
-            ),
-        ] {
+        let mut mirrored = (*Network::embedded()).clone();
+        mirrored.layout = crate::nnue::InputLayout::KingMirrored;
+        let networks = [Network::embedded(), Arc::new(mirrored)];
+        for (net, (fen, mode)) in networks.iter().flat_map(|net| {
+            [
+                (
+                    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                    CastlingMode::Standard,
+                ),
+                (
+                    "r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1",
+                    CastlingMode::Standard,
+                ),
+                (
+                    "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+                    CastlingMode::Chess960,
+                ),
+                ("8/8/3k4/8/8/4K3/8/7R w - - 0 1", CastlingMode::Standard),
+            ]
+            .map(|case| (net, case))
+        }) {
             let board = Board::from_fen(fen, mode).unwrap();
             let tt = TranspositionTable::new(8).unwrap();
             let shared = SharedState::default();
@@ -1571,11 +1581,14 @@ mod tests {
                 &tt,
                 &shared,
                 &mut tables,
-                SearchSetup::depth(6),
+                SearchSetup {
+                    net: Arc::clone(net),
+                    ..SearchSetup::depth(6)
+                },
                 None,
             )
             .search();
-            assert!(result.best.is_some(), "{fen}");
+            assert!(result.best.is_some(), "{fen} with {:?}", net.layout);
         }
     }
 

@@ -129,3 +129,64 @@ fn eval_file_loads_a_network_and_refuses_bad_ones() {
         std::fs::remove_file(path).unwrap();
     }
 }
+
+#[test]
+fn eval_file_names_an_old_format_and_plays_with_a_king_mirrored_network() {
+    use sessa_engine::nnue::{InputLayout, Network, fnv1a};
+    let mut e = Engine::start();
+    // The built-in network in format 2, before the header named the layout.
+    let mut old = Network::embedded().to_bytes();
+    old[8..12].copy_from_slice(&2u32.to_le_bytes());
+    old.drain(36..40);
+    let end = old.len() - 8;
+    let checksum = fnv1a(&old[..end]);
+    old[end..].copy_from_slice(&checksum.to_le_bytes());
+    let old_path = temporary("format2.nnue");
+    std::fs::write(&old_path, &old).unwrap();
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        old_path.display()
+    ));
+    e.expect(
+        |l| {
+            l.starts_with("info string error:")
+                && l.contains("format version 2")
+                && l.contains("add_input_layout.py")
+        },
+        PROMPT,
+    );
+
+    // The built-in weights read as a king-mirrored network: a position and
+    // its mirror image (files a and h swapped) evaluate alike.
+    let mut mirrored = (*Network::embedded()).clone();
+    mirrored.layout = InputLayout::KingMirrored;
+    let mirrored_path = temporary("king-mirrored.nnue");
+    std::fs::write(&mirrored_path, mirrored.to_bytes()).unwrap();
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        mirrored_path.display()
+    ));
+    e.expect(
+        |l| l.starts_with("info string EvalFile: using network"),
+        PROMPT,
+    );
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    let (score, name) = eval(&mut e);
+    assert_eq!(name, mirrored.file_name());
+    e.send("position fen 1k6/ppp5/8/8/8/8/PPP5/1K2R3 w - - 0 1");
+    assert_eq!(eval(&mut e).0, score);
+    // A search in which both kings cross between files d and e: the
+    // engine's debug builds check the incremental accumulators against
+    // fresh ones after every move, and a failed check would be reported
+    // as an internal error.
+    e.send("position fen 8/8/3k4/8/8/4K3/8/7R w - - 0 1");
+    e.send("go depth 8");
+    let (_, _, lines) = e.bestmove(PROMPT * 10);
+    assert!(
+        lines.iter().all(|l| !l.contains("internal error")),
+        "{lines:?}"
+    );
+    for path in [old_path, mirrored_path] {
+        std::fs::remove_file(path).unwrap();
+    }
+}

@@ -8,7 +8,7 @@
 
 use bench::train::{FloatNetwork, Settings, Trainer, load_records};
 use clap::Parser;
-use sessa_engine::nnue::Network;
+use sessa_engine::nnue::{InputLayout, Network};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -54,6 +54,11 @@ struct Args {
     /// position in each epoch, the other half the next epoch.
     #[arg(long)]
     mirror: bool,
+    /// Mirror each side's view left to right while its king stands on
+    /// files e–h (the king-mirrored input layout); a network given with
+    /// `--from` must have the layout asked for.
+    #[arg(long)]
+    king_mirrored: bool,
     /// Start from this network's weights instead of random ones (for
     /// example the previous generation's), rather than from scratch.
     #[arg(long)]
@@ -80,6 +85,29 @@ fn run(args: &Args) -> Result<(), String> {
     }
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let layout = if args.king_mirrored {
+        InputLayout::KingMirrored
+    } else {
+        InputLayout::Plain
+    };
+    let starting = match &args.from {
+        Some(path) => Some(Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?),
+        None => None,
+    };
+    if let Some(net) = &starting
+        && net.layout != layout
+    {
+        return Err(format!(
+            "the starting network's input layout is {:?}, not the {layout:?} asked for",
+            net.layout
+        ));
+    }
+    if args.mirror && layout == InputLayout::KingMirrored {
+        return Err(
+            "--mirror adds nothing to --king-mirrored: a mirror image gives the same inputs"
+                .to_string(),
+        );
+    }
     let records = load_records(&args.data).map_err(|e| e.to_string())?;
     if records.is_empty() {
         return Err("no records found".to_string());
@@ -94,11 +122,11 @@ fn run(args: &Args) -> Result<(), String> {
         seed: args.seed,
         weight_decay: args.weight_decay,
         mirror: args.mirror,
+        layout,
     };
     let mut trainer = Trainer::new(records, settings);
-    if let Some(path) = &args.from {
-        let net = Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        trainer.start_from(FloatNetwork::from_quantised(&net));
+    if let Some(net) = &starting {
+        trainer.start_from(FloatNetwork::from_quantised(net));
     }
     if let Some(path) = &args.resume {
         trainer.resume(path).map_err(|e| e.to_string())?;

@@ -1,7 +1,8 @@
 //! The first layer's output for both views, and a stack of them that
 //! follows the search path: making a move computes the child's accumulators
 //! from the parent's by adding and subtracting the rows of the pieces that
-//! moved, appeared or left; unmaking pops.
+//! moved, appeared or left (or, where a king move turns its side's view,
+//! that view from scratch); unmaking pops.
 
 use super::{HIDDEN, Kernel, Network, feature_index};
 use crate::score::{MAX_PLY, Score};
@@ -23,12 +24,13 @@ impl Accumulator {
             black: net.feature_bias,
         };
         for perspective in [Color::White, Color::Black] {
-            let view = accumulator.view_mut(perspective);
-            for (square, piece) in board {
-                let before = *view;
-                let row = &net.feature_weights[feature_index(perspective, piece, square)];
-                kernel.update(&before, view, &[row], &[]);
-            }
+            refresh_view(
+                net,
+                board,
+                perspective,
+                kernel,
+                accumulator.view_mut(perspective),
+            );
         }
         accumulator
     }
@@ -51,6 +53,23 @@ impl Accumulator {
     /// The side to move's view and the other side's.
     pub fn views(&self, side: Color) -> (&[i16; HIDDEN], &[i16; HIDDEN]) {
         (self.view(side), self.view(!side))
+    }
+}
+
+/// Computes `perspective`'s view of `board` from scratch into `view`.
+fn refresh_view(
+    net: &Network,
+    board: &Board,
+    perspective: Color,
+    kernel: Kernel,
+    view: &mut [i16; HIDDEN],
+) {
+    *view = net.feature_bias;
+    let orientation = net.layout.orientation_on(perspective, board);
+    for (square, piece) in board {
+        let before = *view;
+        let row = &net.feature_weights[feature_index(perspective, orientation, piece, square)];
+        kernel.update(&before, view, &[row], &[]);
     }
 }
 
@@ -159,17 +178,35 @@ impl AccumulatorStack {
     }
 
     /// Follows the legal move `m`, played by `side` (the side to move
-    /// before it).
-    pub fn push(&mut self, net: &Network, side: Color, m: Move) {
+    /// before it), to the position whose board is `board`. A king move that
+    /// turns its side's view (a king-mirrored network's king crossing
+    /// between files d and e) computes that view from scratch.
+    pub fn push(&mut self, net: &Network, side: Color, m: Move, board: &Board) {
         let change = Change::of(side, m);
         let (parents, children) = self.stack.split_at_mut(self.top + 1);
         let parent = &parents[self.top];
         let child = &mut children[0];
         for perspective in [Color::White, Color::Black] {
+            let orientation = net.layout.orientation_on(perspective, board);
+            if perspective == side
+                && m.role() == Role::King
+                && m.from()
+                    .is_some_and(|from| net.layout.orientation(side, from) != orientation)
+            {
+                refresh_view(
+                    net,
+                    board,
+                    perspective,
+                    self.kernel,
+                    child.view_mut(perspective),
+                );
+                continue;
+            }
             let rows = |pieces: &[(Piece, Square)]| {
                 let mut rows = [&net.feature_bias; 2];
                 for (row, &(piece, square)) in rows.iter_mut().zip(pieces) {
-                    *row = &net.feature_weights[feature_index(perspective, piece, square)];
+                    *row = &net.feature_weights
+                        [feature_index(perspective, orientation, piece, square)];
                 }
                 rows
             };
@@ -207,8 +244,10 @@ impl AccumulatorStack {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nnue::InputLayout;
     use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, EnPassantMode};
+    use shakmaty::{CastlingMode, EnPassantMode, File};
+    use std::sync::Arc;
 
     /// A small deterministic generator for random games.
     struct Lcg(u64);
@@ -235,6 +274,8 @@ mod tests {
         /// Moves played from a position right after another of its moves
         /// was unmade.
         siblings: usize,
+        /// King moves (castling included) between files a–d and e–h.
+        king_crossings: usize,
     }
 
     impl Seen {
@@ -248,6 +289,10 @@ mod tests {
             self.capture_promotions += usize::from(m.is_promotion() && m.is_capture());
             self.under_promotions +=
                 usize::from(m.promotion().is_some_and(|role| role != Role::Queen));
+            let king_side = |p: &Chess| p.board().king_of(pos.turn()).map(|k| k.file() >= File::E);
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            self.king_crossings += usize::from(king_side(pos) != king_side(&child));
         }
 
         fn castled_both_ways_with_both_colours(&self) -> bool {
@@ -267,16 +312,22 @@ mod tests {
     }
 
     /// Plays random games from `fen`, checking after every move, after
-    /// every unmake and after unmaking all of them that the incremental
+    /// every unmake and after unmaking all of them that `net`'s incremental
     /// accumulators equal a fresh computation. Now and then a move is
     /// tried, unmade and followed by a sibling, as the search does.
-    fn random_games(fen: &str, mode: CastlingMode, games: u64, kernel: Kernel, seen: &mut Seen) {
-        let net = Network::embedded();
+    fn random_games(
+        net: &Network,
+        fen: &str,
+        mode: CastlingMode,
+        games: u64,
+        kernel: Kernel,
+        seen: &mut Seen,
+    ) {
         let start: Chess = fen.parse::<Fen>().unwrap().into_position(mode).unwrap();
         for game in 0..games {
             let mut rng = Lcg(game + 1);
             let mut stack = AccumulatorStack::new(kernel);
-            stack.reset(&net, &start);
+            stack.reset(net, &start);
             let mut line = vec![start.clone()];
             for _ in 0..MAX_PLY {
                 let pos = line.last().unwrap().clone();
@@ -301,71 +352,97 @@ mod tests {
                 if moves.len() > 1 && rng.below(4) == 0 {
                     // Try `m`, take it back, and play a sibling instead.
                     seen.note(&pos, m);
-                    stack.push(&net, pos.turn(), m);
                     let mut tried = pos.clone();
                     tried.play_unchecked(m);
-                    assert_fresh(&stack, &net, &tried, &m.to_string());
+                    stack.push(net, pos.turn(), m, tried.board());
+                    assert_fresh(&stack, net, &tried, &m.to_string());
                     stack.pop();
-                    assert_fresh(&stack, &net, &pos, &format!("unmaking {m}"));
+                    assert_fresh(&stack, net, &pos, &format!("unmaking {m}"));
                     let sibling = pick(&mut rng);
                     seen.siblings += usize::from(sibling != m);
                     m = sibling;
                 }
                 seen.note(&pos, m);
-                stack.push(&net, pos.turn(), m);
+                let turn = pos.turn();
                 let mut child = pos;
                 child.play_unchecked(m);
-                assert_fresh(&stack, &net, &child, &m.to_string());
+                stack.push(net, turn, m, child.board());
+                assert_fresh(&stack, net, &child, &m.to_string());
                 line.push(child);
             }
             while line.len() > 1 {
                 line.pop();
                 stack.pop();
-                assert_fresh(&stack, &net, line.last().unwrap(), "unmaking");
+                assert_fresh(&stack, net, line.last().unwrap(), "unmaking");
             }
         }
     }
 
+    /// The embedded network and the same weights read as a king-mirrored
+    /// network, so that both layouts' updates are checked.
+    fn networks() -> [Arc<Network>; 2] {
+        let plain = Network::embedded();
+        let mut mirrored = (*plain).clone();
+        mirrored.layout = InputLayout::KingMirrored;
+        [plain, Arc::new(mirrored)]
+    }
+
     #[test]
     fn incremental_updates_equal_a_fresh_computation() {
-        for kernel in Kernel::available() {
-            let mut seen = Seen::default();
-            for fen in [
-                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-                // Pawns about to promote, with and without a capture, next
-                // to both sides' castling and an en passant capture.
-                "r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1",
-            ] {
-                random_games(fen, CastlingMode::Standard, 40, kernel, &mut seen);
+        for net in networks() {
+            for kernel in Kernel::available() {
+                let mut seen = Seen::default();
+                for fen in [
+                    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+                    // Pawns about to promote, with and without a capture,
+                    // next to both sides' castling and an en passant capture.
+                    "r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1",
+                    // Bare kings and a rook: long walks across the d/e line.
+                    "8/8/3k4/8/8/4K3/8/7R w - - 0 1",
+                ] {
+                    random_games(&net, fen, CastlingMode::Standard, 40, kernel, &mut seen);
+                }
+                assert!(
+                    seen.captures > 0
+                        && seen.castled_both_ways_with_both_colours()
+                        && seen.en_passant > 0
+                        && seen.capture_promotions > 0
+                        && seen.under_promotions > 0
+                        && seen.siblings > 0
+                        && seen.king_crossings > 100,
+                    "move kinds seen with {kernel:?} and {:?}: {seen:?}",
+                    net.layout
+                );
             }
-            assert!(
-                seen.captures > 0
-                    && seen.castled_both_ways_with_both_colours()
-                    && seen.en_passant > 0
-                    && seen.capture_promotions > 0
-                    && seen.under_promotions > 0
-                    && seen.siblings > 0,
-                "move kinds seen with {kernel:?}: {seen:?}"
-            );
         }
     }
 
     #[test]
     fn chess960_castling_updates_equal_a_fresh_computation() {
         // Kings and rooks on squares where castling moves one of them onto
-        // the other's square, or leaves one where it stands.
-        for fen in [
-            "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
-            "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1",
-            "2r1kr2/8/8/8/8/8/8/2R1KR2 w FCfc - 0 1",
-        ] {
-            let mut seen = Seen::default();
-            random_games(fen, CastlingMode::Chess960, 30, Kernel::detect(), &mut seen);
-            assert!(
-                seen.castled_both_ways_with_both_colours(),
-                "castling seen from {fen}: {seen:?}"
-            );
+        // the other's square, or leaves one where it stands, or carries the
+        // king across the d/e line.
+        for net in networks() {
+            for fen in [
+                "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+                "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1",
+                "2r1kr2/8/8/8/8/8/8/2R1KR2 w FCfc - 0 1",
+            ] {
+                let mut seen = Seen::default();
+                random_games(
+                    &net,
+                    fen,
+                    CastlingMode::Chess960,
+                    30,
+                    Kernel::detect(),
+                    &mut seen,
+                );
+                assert!(
+                    seen.castled_both_ways_with_both_colours() && seen.king_crossings > 0,
+                    "castling seen from {fen}: {seen:?}"
+                );
+            }
         }
     }
 

@@ -3,7 +3,12 @@
 //!
 //! The 768 inputs are one per (piece colour relative to the perspective,
 //! piece type, square) seen from each side: White's view as the board is,
-//! Black's view mirrored top to bottom. Each side's view has its own
+//! Black's view mirrored top to bottom. A network of the king-mirrored
+//! [`InputLayout`] also mirrors a view left to right while that side's king
+//! stands on files e–h, so that its king is always on files a–d: the first
+//! layer then learns king safety once rather than once per wing, at no cost
+//! in weights, and a king crossing between files d and e recomputes that
+//! side's view from scratch. Each side's view has its own
 //! accumulator of `HIDDEN` values (the first layer's output), updated as
 //! moves are made ([`AccumulatorStack`]). The side to move's accumulator and
 //! the other one, each through `clamp(x, 0, 1)²`, feed one output neuron,
@@ -17,12 +22,13 @@
 //! are the one place the trainer and the engine agree on; the file header
 //! repeats them and a file that disagrees is refused.
 //!
-//! The network file (little-endian) is a 36-byte header (magic `SESSANET`,
-//! format version, inputs, hidden size, output buckets, QA, QB, scale as
-//! `u32`s), the first-layer weights (`i16`, input-major), the first-layer
-//! biases (`i16`), the output weights (`i16`, bucket by bucket, each with
-//! the side-to-move half first), the output biases (`i32`, one a bucket),
-//! and an FNV-1a 64-bit checksum of everything before it.
+//! The network file (little-endian) is a 40-byte header (magic `SESSANET`,
+//! format version, inputs, hidden size, output buckets, QA, QB, scale and
+//! input layout as `u32`s), the first-layer weights (`i16`, input-major),
+//! the first-layer biases (`i16`), the output weights (`i16`, bucket by
+//! bucket, each with the side-to-move half first), the output biases
+//! (`i32`, one a bucket), and an FNV-1a 64-bit checksum of everything
+//! before it.
 
 mod accumulator;
 mod simd;
@@ -31,7 +37,7 @@ pub use accumulator::{Accumulator, AccumulatorStack};
 pub use simd::Kernel;
 
 use crate::score::Score;
-use shakmaty::{Color, Piece, Square};
+use shakmaty::{Color, File, Piece, Square};
 use std::fmt;
 use std::sync::{Arc, LazyLock};
 
@@ -61,9 +67,10 @@ const _OUTPUT_FITS_I32: () = assert!(
     (2 * HIDDEN as i64) * (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64) <= i32::MAX as i64
 );
 const MAGIC: [u8; 8] = *b"SESSANET";
-/// Version 1 had a single output (no buckets).
-const FORMAT_VERSION: u32 = 2;
-const HEADER_BYTES: usize = 36;
+/// Version 1 had a single output (no buckets); version 2 had no input layout
+/// field (its inputs were always plain).
+const FORMAT_VERSION: u32 = 3;
+const HEADER_BYTES: usize = 40;
 /// Size of a network file of this build's shape.
 pub const FILE_BYTES: usize = HEADER_BYTES
     + 2 * (INPUTS * HIDDEN + HIDDEN + OUTPUT_BUCKETS * 2 * HIDDEN)
@@ -71,8 +78,8 @@ pub const FILE_BYTES: usize = HEADER_BYTES
     + 8;
 
 /// The network shipped inside the binary.
-pub const EMBEDDED_NAME: &str = "sessa-ca9455deb888.nnue";
-static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/sessa-ca9455deb888.nnue");
+pub const EMBEDDED_NAME: &str = "sessa-c59edbfc7915.nnue";
+static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/sessa-c59edbfc7915.nnue");
 static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
     Arc::from(Network::from_bytes(EMBEDDED_BYTES).expect("the embedded network is valid"))
 });
@@ -90,6 +97,62 @@ pub struct Network {
     pub output_weights: [[[i16; HIDDEN]; 2]; OUTPUT_BUCKETS],
     /// Output bias of each bucket, scaled by `QA · QB`.
     pub output_bias: [i32; OUTPUT_BUCKETS],
+    /// How the inputs place the pieces of each view.
+    pub layout: InputLayout,
+}
+
+/// How a network's inputs place the pieces of a view on its 64 squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum InputLayout {
+    /// The perspective's side of the board at the bottom: Black's view is
+    /// the board mirrored top to bottom, White's is the board as it is.
+    Plain = 0,
+    /// As `Plain`, and mirrored left to right while the perspective's own
+    /// king stands on files e–h.
+    KingMirrored = 1,
+}
+
+impl InputLayout {
+    /// The layout's number in a file header.
+    pub fn code(self) -> u32 {
+        self as u32
+    }
+
+    /// The layout a file header's number stands for.
+    pub fn from_code(code: u32) -> Option<InputLayout> {
+        match code {
+            0 => Some(InputLayout::Plain),
+            1 => Some(InputLayout::KingMirrored),
+            _ => None,
+        }
+    }
+
+    /// The mask that, XORed into a square's index, gives the square in
+    /// `perspective`'s view when that side's king stands on `king`.
+    #[inline]
+    pub fn orientation(self, perspective: Color, king: Square) -> usize {
+        let top_to_bottom = match perspective {
+            Color::White => 0,
+            Color::Black => 56,
+        };
+        let left_to_right = match self {
+            InputLayout::KingMirrored if king.file() >= File::E => 7,
+            _ => 0,
+        };
+        top_to_bottom ^ left_to_right
+    }
+
+    /// The orientation of `perspective`'s view of `board` (a board without
+    /// that side's king is seen as if the king stood on a1).
+    #[inline]
+    pub fn orientation_on(self, perspective: Color, board: &shakmaty::Board) -> usize {
+        let king = match self {
+            InputLayout::Plain => Square::A1,
+            InputLayout::KingMirrored => board.king_of(perspective).unwrap_or(Square::A1),
+        };
+        self.orientation(perspective, king)
+    }
 }
 
 impl fmt::Debug for Network {
@@ -148,15 +211,18 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// The index of `piece` on `square` among the inputs of `perspective`'s view.
+/// The index of `piece` on `square` among the inputs of `perspective`'s
+/// view, whose squares are turned by `orientation` (from
+/// [`InputLayout::orientation`]).
 #[inline]
-pub fn feature_index(perspective: Color, piece: Piece, square: Square) -> usize {
+pub fn feature_index(
+    perspective: Color,
+    orientation: usize,
+    piece: Piece,
+    square: Square,
+) -> usize {
     let relative_colour = usize::from(piece.color != perspective);
-    let square = match perspective {
-        Color::White => square as usize,
-        Color::Black => square as usize ^ 56,
-    };
-    relative_colour * 384 + (piece.role as usize - 1) * 64 + square
+    relative_colour * 384 + (piece.role as usize - 1) * 64 + (square as usize ^ orientation)
 }
 
 /// The output bucket of a position with `pieces` pieces on the board (kings
@@ -184,7 +250,8 @@ impl Network {
     /// trainer's export (the network is too large to build on a stack).
     pub fn zeroed() -> Box<Network> {
         let layout = std::alloc::Layout::new::<Network>();
-        // SAFETY: `Network` is plain integers, for which all-zero bytes are a
+        // SAFETY: `Network` is plain integers and a `u8` enum whose
+        // discriminant 0 is `Plain`, for all of which all-zero bytes are a
         // valid value, and the pointer comes from the global allocator with
         // `Network`'s own layout, as `Box::from_raw` requires.
         unsafe {
@@ -196,27 +263,39 @@ impl Network {
         }
     }
 
-    /// Reads a network file, checking its size, header and checksum.
+    /// Reads a network file, checking its format version, size, header and
+    /// checksum (the version first, so that a file of another version is
+    /// named as such rather than as one of the wrong size).
     pub fn from_bytes(bytes: &[u8]) -> Result<Box<Network>, NetworkError> {
-        if bytes.len() != FILE_BYTES {
-            return Err(NetworkError::Size {
-                expected: FILE_BYTES,
-                found: bytes.len(),
-            });
+        let size_error = NetworkError::Size {
+            expected: FILE_BYTES,
+            found: bytes.len(),
+        };
+        if bytes.len() < 12 {
+            return Err(size_error);
         }
         if bytes[..8] != MAGIC {
             return Err(NetworkError::Magic);
-        }
-        let (body, checksum) = bytes.split_at(FILE_BYTES - 8);
-        if fnv1a(body).to_le_bytes() != checksum {
-            return Err(NetworkError::Checksum);
         }
         let field = |i: usize| {
             let at = 8 + 4 * i;
             u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
         };
+        if field(0) != FORMAT_VERSION {
+            return Err(NetworkError::Header(format!(
+                "format version {} (this build reads version {FORMAT_VERSION} only; \
+                 bench/scripts/add_input_layout.py converts a version 2 file)",
+                field(0)
+            )));
+        }
+        if bytes.len() != FILE_BYTES {
+            return Err(size_error);
+        }
+        let (body, checksum) = bytes.split_at(FILE_BYTES - 8);
+        if fnv1a(body).to_le_bytes() != checksum {
+            return Err(NetworkError::Checksum);
+        }
         let expected = [
-            ("format version", FORMAT_VERSION),
             ("inputs", INPUTS as u32),
             ("hidden size", HIDDEN as u32),
             ("output buckets", OUTPUT_BUCKETS as u32),
@@ -225,14 +304,17 @@ impl Network {
             ("scale", SCALE as u32),
         ];
         for (i, (name, wanted)) in expected.into_iter().enumerate() {
-            let found = field(i);
+            let found = field(i + 1);
             if found != wanted {
                 return Err(NetworkError::Header(format!(
                     "{name} is {found}, this build needs {wanted}"
                 )));
             }
         }
+        let layout = field(expected.len() + 1);
         let mut net = Network::zeroed();
+        net.layout = InputLayout::from_code(layout)
+            .ok_or_else(|| NetworkError::Header(format!("input layout {layout} is unknown")))?;
         let mut at = HEADER_BYTES;
         for row in net.feature_weights.iter_mut() {
             read_i16s(bytes, &mut at, row);
@@ -275,6 +357,7 @@ impl Network {
             QA as u32,
             QB as u32,
             SCALE as u32,
+            self.layout.code(),
         ] {
             bytes.extend_from_slice(&value.to_le_bytes());
         }
@@ -351,10 +434,19 @@ mod tests {
             color: Color::Black,
             role: Role::Pawn,
         };
-        assert_eq!(feature_index(Color::White, white_pawn, Square::E2), 12);
-        assert_eq!(feature_index(Color::Black, black_pawn, Square::E7), 12);
+        let plain = InputLayout::Plain;
+        let white = plain.orientation(Color::White, Square::E1);
+        let black = plain.orientation(Color::Black, Square::E8);
         assert_eq!(
-            feature_index(Color::White, black_pawn, Square::E7),
+            feature_index(Color::White, white, white_pawn, Square::E2),
+            12
+        );
+        assert_eq!(
+            feature_index(Color::Black, black, black_pawn, Square::E7),
+            12
+        );
+        assert_eq!(
+            feature_index(Color::White, white, black_pawn, Square::E7),
             384 + 52
         );
         let black_king = Piece {
@@ -362,9 +454,85 @@ mod tests {
             role: Role::King,
         };
         assert_eq!(
-            feature_index(Color::White, black_king, Square::H8),
+            feature_index(Color::White, white, black_king, Square::H8),
             INPUTS - 1
         );
+        // The plain layout ignores where the kings stand.
+        assert_eq!(plain.orientation(Color::White, Square::A1), white);
+        assert_eq!(plain.orientation(Color::Black, Square::A8), black);
+    }
+
+    #[test]
+    fn king_mirrored_views_keep_the_king_on_files_a_to_d() {
+        let layout = InputLayout::KingMirrored;
+        assert_eq!(layout.orientation(Color::White, Square::D1), 0);
+        assert_eq!(layout.orientation(Color::White, Square::E1), 7);
+        assert_eq!(layout.orientation(Color::White, Square::H5), 7);
+        assert_eq!(layout.orientation(Color::Black, Square::A8), 56);
+        assert_eq!(layout.orientation(Color::Black, Square::G8), 63);
+        let white_king = Piece {
+            color: Color::White,
+            role: Role::King,
+        };
+        // A king on g1 is seen on b1, one on c8 (Black's view) on c1.
+        assert_eq!(
+            feature_index(Color::White, 7, white_king, Square::G1),
+            5 * 64 + Square::B1 as usize
+        );
+        let black_king = Piece {
+            color: Color::Black,
+            role: Role::King,
+        };
+        assert_eq!(
+            feature_index(Color::Black, 56, black_king, Square::C8),
+            5 * 64 + Square::C1 as usize
+        );
+    }
+
+    /// The embedded network's weights read as a king-mirrored network: not
+    /// trained that way, but enough to check the arithmetic of the layout.
+    fn king_mirrored_network() -> Box<Network> {
+        let mut net = Box::new((*Network::embedded()).clone());
+        net.layout = InputLayout::KingMirrored;
+        net
+    }
+
+    #[test]
+    fn both_layouts_round_trip_through_a_file() {
+        let net = king_mirrored_network();
+        let read = Network::from_bytes(&net.to_bytes()).unwrap();
+        assert_eq!(read.layout, InputLayout::KingMirrored);
+        assert_eq!(read, net);
+        assert_ne!(net.file_name(), Network::embedded().file_name());
+    }
+
+    /// `bytes` with the checksum recomputed after an edit.
+    fn with_checksum(mut bytes: Vec<u8>) -> Vec<u8> {
+        let end = bytes.len() - 8;
+        let checksum = fnv1a(&bytes[..end]);
+        bytes[end..].copy_from_slice(&checksum.to_le_bytes());
+        bytes
+    }
+
+    #[test]
+    fn files_of_other_versions_and_unknown_layouts_are_refused() {
+        // A version 2 file: the same header without the layout field.
+        let mut old = Network::embedded().to_bytes();
+        old[8..12].copy_from_slice(&2u32.to_le_bytes());
+        old.drain(36..40);
+        let old = with_checksum(old);
+        match Network::from_bytes(&old) {
+            Err(NetworkError::Header(why)) => {
+                assert!(why.contains("format version 2"), "{why}")
+            }
+            other => panic!("a version 2 file gave {other:?}"),
+        }
+        let mut unknown = Network::embedded().to_bytes();
+        unknown[36..40].copy_from_slice(&9u32.to_le_bytes());
+        match Network::from_bytes(&with_checksum(unknown)) {
+            Err(NetworkError::Header(why)) => assert!(why.contains("layout 9"), "{why}"),
+            other => panic!("an unknown layout gave {other:?}"),
+        }
     }
 
     #[test]
@@ -389,11 +557,8 @@ mod tests {
         assert_eq!(Network::from_bytes(&other), Err(NetworkError::Magic));
         let mut shape = Network::embedded().to_bytes();
         shape[16] ^= 1;
-        let end = shape.len() - 8;
-        let checksum = fnv1a(&shape[..end]);
-        shape[end..].copy_from_slice(&checksum.to_le_bytes());
         assert!(matches!(
-            Network::from_bytes(&shape),
+            Network::from_bytes(&with_checksum(shape)),
             Err(NetworkError::Header(_))
         ));
     }
@@ -438,6 +603,46 @@ mod tests {
                 "{fen}"
             );
         }
+    }
+
+    /// `fen` mirrored left to right (files a and h swapped), without
+    /// castling rights or an en passant square.
+    fn left_right_mirrored(fen: &str) -> String {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let board: Vec<String> = fields[0]
+            .split('/')
+            .map(|rank| rank.chars().rev().collect())
+            .collect();
+        format!("{} {} - - 0 1", board.join("/"), fields[1])
+    }
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap()
+    }
+
+    #[test]
+    fn king_mirrored_networks_see_a_position_and_its_mirror_image_alike() {
+        let mirrored_net = king_mirrored_network();
+        let plain_net = Network::embedded();
+        let mut plain_differs = 0;
+        for fen in crate::bench::BENCH_POSITIONS {
+            let fields: Vec<&str> = fen.split_whitespace().collect();
+            let pos = position(&format!("{} {} - - 0 1", fields[0], fields[1]));
+            let mirror = position(&left_right_mirrored(fen));
+            assert_eq!(
+                mirrored_net.evaluate_position(&pos),
+                mirrored_net.evaluate_position(&mirror),
+                "{fen}"
+            );
+            plain_differs += usize::from(
+                plain_net.evaluate_position(&pos) != plain_net.evaluate_position(&mirror),
+            );
+        }
+        // The plain layout tells them apart: the check above could fail.
+        assert!(plain_differs > 0);
     }
 
     #[test]
