@@ -12,16 +12,9 @@ network, `sessa-ca9455deb888.nnue`, became `sessa-c59edbfc7915.nnue`.
 import argparse
 import struct
 
-MAGIC = b"SESSANET"
+from add_output_buckets import MAGIC, fnv1a
+
 PLAIN_LAYOUT = 0
-
-
-def fnv1a(data: bytes) -> int:
-    """The engine's file checksum: FNV-1a, 64 bits."""
-    value = 0xCBF29CE484222325
-    for byte in data:
-        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return value
 
 
 def main() -> None:
