@@ -5,7 +5,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use sessa_engine::Board;
 use sessa_engine::bench::BENCH_POSITIONS;
-use sessa_engine::nnue::{Accumulator, AccumulatorStack, Kernel, Network};
+use sessa_engine::nnue::{AccumulatorStack, Kernel, Network};
 use sessa_engine::search::{SearchSetup, SharedState, Worker};
 use sessa_engine::tables::ThreadTables;
 use sessa_engine::tt::TranspositionTable;
@@ -63,13 +63,7 @@ fn network(c: &mut Criterion) {
                 .iter()
                 .map(|board| {
                     let pos = black_box(board.position());
-                    let accumulator = Accumulator::refresh(&net, pos.board(), kernel);
-                    net.evaluate(
-                        &accumulator,
-                        pos.turn(),
-                        pos.board().occupied().count(),
-                        kernel,
-                    )
+                    net.evaluate_board(pos.board(), pos.turn(), kernel)
                 })
                 .sum::<i32>()
         })

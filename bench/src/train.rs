@@ -1,6 +1,6 @@
 //! The trainer of Sessa's evaluation network, on the CPU with rayon.
 //!
-//! The network is the engine's `(768 → HIDDEN) × 2 → 1` perspective network
+//! The network is the engine's `(768 → N) × 2 → 1` perspective network
 //! with SCReLU (`clamp(x, 0, 1)²`) and output buckets chosen by the number of
 //! pieces, here in 32-bit floats. For each position the prediction is
 //! `sigmoid(output)` and the target is
@@ -11,8 +11,9 @@
 //! network can hold, the training positions are reshuffled every epoch, and
 //! a held-out share of the data measures the loss on positions never trained on.
 //!
-//! The network's [`InputLayout`] (plain, or mirrored by each side's king) is
-//! chosen when a run starts and travels with the network into its file.
+//! The network's [`InputLayout`] (plain, or mirrored by each side's king) and
+//! the width `N` of its first layer (one of [`HIDDEN_SIZES`]) are chosen when
+//! a run starts and travel with the network into its file.
 //!
 //! A batch's gradient is summed in [`GRADIENT_PARTS`] fixed parts added in a
 //! fixed order, so the same data, settings and seed give the same network
@@ -25,20 +26,55 @@ use crate::rng::{Rng, shuffle};
 use bulletformat::ChessBoard;
 use rayon::prelude::*;
 use sessa_engine::nnue::{
-    HIDDEN, INPUTS, InputLayout, Network, OUTPUT_BUCKETS, QA, QB, SCALE, WEIGHT_CLIP,
-    feature_index, output_bucket,
+    HIDDEN_SIZES, INPUTS, InputLayout, Layers, Network, OUTPUT_BUCKETS, QA, QB, SCALE, WEIGHT_CLIP,
+    Weights, feature_index, output_bucket,
 };
 use shakmaty::{Color, Piece, Role, Square};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-/// Where each parameter block starts in the flat parameter vector.
-const FEATURE_WEIGHTS: usize = 0;
-const FEATURE_BIAS: usize = INPUTS * HIDDEN;
-const OUTPUT_WEIGHTS: usize = FEATURE_BIAS + HIDDEN;
-const OUTPUT_BIAS: usize = OUTPUT_WEIGHTS + OUTPUT_BUCKETS * 2 * HIDDEN;
-/// Number of parameters.
-pub const PARAMETERS: usize = OUTPUT_BIAS + OUTPUT_BUCKETS;
+/// The widest first layer of [`HIDDEN_SIZES`]: room for any network's
+/// activations.
+const MAX_HIDDEN: usize = HIDDEN_SIZES[HIDDEN_SIZES.len() - 1];
+
+/// Where each parameter block of a network starts in its flat parameter
+/// vector, for a first layer `hidden` wide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Blocks {
+    hidden: usize,
+    feature_bias: usize,
+    output_weights: usize,
+    output_bias: usize,
+    parameters: usize,
+}
+
+impl Blocks {
+    /// The first-layer weights come first, at 0.
+    const FEATURE_WEIGHTS: usize = 0;
+
+    const fn of(hidden: usize) -> Blocks {
+        let feature_bias = INPUTS * hidden;
+        let output_weights = feature_bias + hidden;
+        let output_bias = output_weights + OUTPUT_BUCKETS * 2 * hidden;
+        Blocks {
+            hidden,
+            feature_bias,
+            output_weights,
+            output_bias,
+            parameters: output_bias + OUTPUT_BUCKETS,
+        }
+    }
+
+    /// Where the output weights of `bucket` start.
+    fn output_weights_of(self, bucket: usize) -> usize {
+        self.output_weights + bucket * 2 * self.hidden
+    }
+}
+
+/// Number of parameters of a network whose first layer is `hidden` wide.
+pub const fn parameters(hidden: usize) -> usize {
+    Blocks::of(hidden).parameters
+}
 /// Most pieces a position has, so most active inputs per view.
 const MAX_FEATURES: usize = 32;
 /// Parts a batch is split into, each summed on one thread; the parts'
@@ -51,10 +87,11 @@ pub const GRADIENT_PARTS: usize = 8;
 /// side to move's view then the other's, the output biases).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNetwork {
-    /// The parameters, laid out as the offsets above say.
+    /// The parameters, laid out as [`Blocks`] says.
     pub params: Vec<f32>,
     /// How the inputs place the pieces of each view.
     pub layout: InputLayout,
+    blocks: Blocks,
 }
 
 /// The active inputs of one position, for the side to move's view and the other's.
@@ -127,10 +164,11 @@ impl Features {
     }
 }
 
-/// What a forward pass keeps for the backward pass.
+/// What a forward pass keeps for the backward pass (the first
+/// [`FloatNetwork::hidden`] values of each view).
 struct Activations {
-    us: [f32; HIDDEN],
-    them: [f32; HIDDEN],
+    us: [f32; MAX_HIDDEN],
+    them: [f32; MAX_HIDDEN],
     output: f32,
 }
 
@@ -156,20 +194,38 @@ pub fn target(record: &ChessBoard, wdl_weight: f32) -> f32 {
 }
 
 impl FloatNetwork {
-    /// A randomly initialised network of `layout`: first-layer weights
-    /// uniform in ±0.1 (about 30 of them sum into each accumulator), output
-    /// weights in ±1/√(2·HIDDEN) (each bucket's drawn anew), biases zero.
-    pub fn random(seed: u64, layout: InputLayout) -> FloatNetwork {
+    /// A randomly initialised network of `layout` with a first layer
+    /// `hidden` wide: first-layer weights uniform in ±0.1 (about 30 of them
+    /// sum into each accumulator), output weights in ±1/√(2·hidden) (each
+    /// bucket's drawn anew), biases zero.
+    ///
+    /// # Panics
+    /// If `hidden` is not one of [`HIDDEN_SIZES`].
+    pub fn random(seed: u64, layout: InputLayout, hidden: usize) -> FloatNetwork {
+        assert!(
+            HIDDEN_SIZES.contains(&hidden),
+            "a first layer {hidden} wide (the widths are {HIDDEN_SIZES:?})"
+        );
+        let blocks = Blocks::of(hidden);
         let mut rng = Rng::new(seed);
-        let mut params = vec![0.0; PARAMETERS];
-        for w in &mut params[FEATURE_WEIGHTS..FEATURE_BIAS] {
+        let mut params = vec![0.0; blocks.parameters];
+        for w in &mut params[Blocks::FEATURE_WEIGHTS..blocks.feature_bias] {
             *w = rng.uniform(0.1);
         }
-        let output_limit = 1.0 / ((2 * HIDDEN) as f32).sqrt();
-        for w in &mut params[OUTPUT_WEIGHTS..OUTPUT_BIAS] {
+        let output_limit = 1.0 / ((2 * hidden) as f32).sqrt();
+        for w in &mut params[blocks.output_weights..blocks.output_bias] {
             *w = rng.uniform(output_limit);
         }
-        FloatNetwork { params, layout }
+        FloatNetwork {
+            params,
+            layout,
+            blocks,
+        }
+    }
+
+    /// Width of the first layer (per view).
+    pub fn hidden(&self) -> usize {
+        self.blocks.hidden
     }
 
     /// The inputs of `record` in this network's layout.
@@ -178,19 +234,22 @@ impl FloatNetwork {
     }
 
     fn row(&self, feature: u16) -> &[f32] {
-        let at = FEATURE_WEIGHTS + usize::from(feature) * HIDDEN;
-        &self.params[at..at + HIDDEN]
-    }
-
-    /// Where the output weights of `bucket` start.
-    fn output_weights_at(bucket: usize) -> usize {
-        OUTPUT_WEIGHTS + bucket * 2 * HIDDEN
+        let hidden = self.hidden();
+        let at = Blocks::FEATURE_WEIGHTS + usize::from(feature) * hidden;
+        &self.params[at..at + hidden]
     }
 
     fn forward_activations(&self, features: &Features) -> Activations {
-        let bias = &self.params[FEATURE_BIAS..OUTPUT_WEIGHTS];
-        let mut us = [0.0; HIDDEN];
-        let mut them = [0.0; HIDDEN];
+        let blocks = self.blocks;
+        let hidden = blocks.hidden;
+        let bias = &self.params[blocks.feature_bias..blocks.output_weights];
+        let mut activations = Activations {
+            us: [0.0; MAX_HIDDEN],
+            them: [0.0; MAX_HIDDEN],
+            output: self.params[blocks.output_bias + features.bucket],
+        };
+        let us = &mut activations.us[..hidden];
+        let them = &mut activations.them[..hidden];
         us.copy_from_slice(bias);
         them.copy_from_slice(bias);
         for i in 0..features.count {
@@ -201,13 +260,12 @@ impl FloatNetwork {
                 *a += w;
             }
         }
-        let at = Self::output_weights_at(features.bucket);
-        let (ours, theirs) = self.params[at..at + 2 * HIDDEN].split_at(HIDDEN);
-        let mut output = self.params[OUTPUT_BIAS + features.bucket];
-        for j in 0..HIDDEN {
-            output += screlu(us[j]) * ours[j] + screlu(them[j]) * theirs[j];
+        let at = blocks.output_weights_of(features.bucket);
+        let (ours, theirs) = self.params[at..at + 2 * hidden].split_at(hidden);
+        for j in 0..hidden {
+            activations.output += screlu(us[j]) * ours[j] + screlu(them[j]) * theirs[j];
         }
-        Activations { us, them, output }
+        activations
     }
 
     /// The network's output for a position (its evaluation divided by `SCALE`).
@@ -217,37 +275,40 @@ impl FloatNetwork {
 
     /// Adds the loss gradient of one position to `gradient` and returns its loss.
     fn backward(&self, features: &Features, target: f32, gradient: &mut [f32]) -> f32 {
+        let blocks = self.blocks;
+        let hidden = blocks.hidden;
         let activations = self.forward_activations(features);
         let prediction = sigmoid(activations.output);
         let error = prediction - target;
         let d_output = 2.0 * error * prediction * (1.0 - prediction);
-        gradient[OUTPUT_BIAS + features.bucket] += d_output;
-        let at = Self::output_weights_at(features.bucket);
-        let weights = &self.params[at..at + 2 * HIDDEN];
-        let mut d_us = [0.0; HIDDEN];
-        let mut d_them = [0.0; HIDDEN];
+        gradient[blocks.output_bias + features.bucket] += d_output;
+        let at = blocks.output_weights_of(features.bucket);
+        let weights = &self.params[at..at + 2 * hidden];
+        let mut d_us = [0.0; MAX_HIDDEN];
+        let mut d_them = [0.0; MAX_HIDDEN];
+        let (d_us, d_them) = (&mut d_us[..hidden], &mut d_them[..hidden]);
         {
-            let (g_ours, g_theirs) = gradient[at..at + 2 * HIDDEN].split_at_mut(HIDDEN);
-            for j in 0..HIDDEN {
+            let (g_ours, g_theirs) = gradient[at..at + 2 * hidden].split_at_mut(hidden);
+            for j in 0..hidden {
                 let (u, t) = (activations.us[j], activations.them[j]);
                 g_ours[j] += d_output * screlu(u);
                 g_theirs[j] += d_output * screlu(t);
                 let du = if u > 0.0 && u < 1.0 { 2.0 * u } else { 0.0 };
                 let dt = if t > 0.0 && t < 1.0 { 2.0 * t } else { 0.0 };
                 d_us[j] = d_output * weights[j] * du;
-                d_them[j] = d_output * weights[HIDDEN + j] * dt;
+                d_them[j] = d_output * weights[hidden + j] * dt;
             }
         }
-        for (g, (du, dt)) in gradient[FEATURE_BIAS..OUTPUT_WEIGHTS]
+        for (g, (du, dt)) in gradient[blocks.feature_bias..blocks.output_weights]
             .iter_mut()
-            .zip(d_us.iter().zip(&d_them))
+            .zip(d_us.iter().zip(d_them.iter()))
         {
             *g += du + dt;
         }
         for i in 0..features.count {
-            for (view, delta) in [(features.us[i], &d_us), (features.them[i], &d_them)] {
-                let at = FEATURE_WEIGHTS + usize::from(view) * HIDDEN;
-                for (g, d) in gradient[at..at + HIDDEN].iter_mut().zip(delta) {
+            for (view, delta) in [(features.us[i], &*d_us), (features.them[i], &*d_them)] {
+                let at = Blocks::FEATURE_WEIGHTS + usize::from(view) * hidden;
+                for (g, d) in gradient[at..at + hidden].iter_mut().zip(delta) {
                     *g += d;
                 }
             }
@@ -258,51 +319,73 @@ impl FloatNetwork {
     /// The float network whose weights are exactly those of a quantised one
     /// (to continue training from it, or to check the engine's arithmetic).
     pub fn from_quantised(net: &Network) -> FloatNetwork {
-        let mut params = vec![0.0; PARAMETERS];
-        for (input, row) in net.feature_weights.iter().enumerate() {
-            for (j, &w) in row.iter().enumerate() {
-                params[FEATURE_WEIGHTS + input * HIDDEN + j] = f32::from(w) / QA as f32;
-            }
-        }
-        for (j, &b) in net.feature_bias.iter().enumerate() {
-            params[FEATURE_BIAS + j] = f32::from(b) / QA as f32;
-        }
-        for (bucket, halves) in net.output_weights.iter().enumerate() {
-            let at = Self::output_weights_at(bucket);
-            for (j, &w) in halves.iter().flatten().enumerate() {
-                params[at + j] = f32::from(w) / QB as f32;
-            }
-            params[OUTPUT_BIAS + bucket] = net.output_bias[bucket] as f32 / (QA * QB) as f32;
+        let blocks = Blocks::of(net.hidden());
+        let mut params = vec![0.0; blocks.parameters];
+        match &net.weights {
+            Weights::Hidden128(layers) => dequantise(layers, blocks, &mut params),
+            Weights::Hidden256(layers) => dequantise(layers, blocks, &mut params),
         }
         FloatNetwork {
             params,
             layout: net.layout,
+            blocks,
         }
     }
 
     /// The quantised network the engine reads.
-    pub fn quantise(&self) -> Box<Network> {
-        let mut net = Network::zeroed();
-        net.layout = self.layout;
-        let q16 = |w: f32, scale: i32| (w * scale as f32).round().clamp(-32768.0, 32767.0) as i16;
-        for (input, row) in net.feature_weights.iter_mut().enumerate() {
-            for (j, w) in row.iter_mut().enumerate() {
-                *w = q16(self.params[FEATURE_WEIGHTS + input * HIDDEN + j], QA);
-            }
+    pub fn quantise(&self) -> Network {
+        let weights = match self.hidden() {
+            128 => Weights::Hidden128(quantise(&self.params, self.blocks)),
+            256 => Weights::Hidden256(quantise(&self.params, self.blocks)),
+            hidden => unreachable!("a network {hidden} wide"),
+        };
+        Network {
+            layout: self.layout,
+            weights,
         }
-        for (j, b) in net.feature_bias.iter_mut().enumerate() {
-            *b = q16(self.params[FEATURE_BIAS + j], QA);
-        }
-        for (bucket, halves) in net.output_weights.iter_mut().enumerate() {
-            let at = Self::output_weights_at(bucket);
-            for (j, w) in halves.iter_mut().flatten().enumerate() {
-                *w = q16(self.params[at + j], QB);
-            }
-            net.output_bias[bucket] =
-                (self.params[OUTPUT_BIAS + bucket] * (QA * QB) as f32).round() as i32;
-        }
-        net
     }
+}
+
+/// Writes the float values of `layers` into `params`, laid out as `blocks` says.
+fn dequantise<const H: usize>(layers: &Layers<H>, blocks: Blocks, params: &mut [f32]) {
+    for (input, row) in layers.feature_weights.iter().enumerate() {
+        for (j, &w) in row.iter().enumerate() {
+            params[Blocks::FEATURE_WEIGHTS + input * H + j] = f32::from(w) / QA as f32;
+        }
+    }
+    for (j, &b) in layers.feature_bias.iter().enumerate() {
+        params[blocks.feature_bias + j] = f32::from(b) / QA as f32;
+    }
+    for (bucket, halves) in layers.output_weights.iter().enumerate() {
+        let at = blocks.output_weights_of(bucket);
+        for (j, &w) in halves.iter().flatten().enumerate() {
+            params[at + j] = f32::from(w) / QB as f32;
+        }
+        params[blocks.output_bias + bucket] = layers.output_bias[bucket] as f32 / (QA * QB) as f32;
+    }
+}
+
+/// The quantised layers of the float `params`, laid out as `blocks` says.
+fn quantise<const H: usize>(params: &[f32], blocks: Blocks) -> Box<Layers<H>> {
+    let mut layers = Layers::<H>::zeroed();
+    let q16 = |w: f32, scale: i32| (w * scale as f32).round().clamp(-32768.0, 32767.0) as i16;
+    for (input, row) in layers.feature_weights.iter_mut().enumerate() {
+        for (j, w) in row.iter_mut().enumerate() {
+            *w = q16(params[Blocks::FEATURE_WEIGHTS + input * H + j], QA);
+        }
+    }
+    for (j, b) in layers.feature_bias.iter_mut().enumerate() {
+        *b = q16(params[blocks.feature_bias + j], QA);
+    }
+    for (bucket, halves) in layers.output_weights.iter_mut().enumerate() {
+        let at = blocks.output_weights_of(bucket);
+        for (j, w) in halves.iter_mut().flatten().enumerate() {
+            *w = q16(params[at + j], QB);
+        }
+        layers.output_bias[bucket] =
+            (params[blocks.output_bias + bucket] * (QA * QB) as f32).round() as i32;
+    }
+    layers
 }
 
 /// Adam's running moments, one pair per parameter.
@@ -317,21 +400,21 @@ const BETA1: f32 = 0.9;
 const BETA2: f32 = 0.999;
 const EPSILON: f32 = 1e-8;
 
-impl Default for Adam {
-    fn default() -> Self {
+impl Adam {
+    /// Fresh moments for `parameters` parameters.
+    fn new(parameters: usize) -> Adam {
         Adam {
-            first: vec![0.0; PARAMETERS],
-            second: vec![0.0; PARAMETERS],
+            first: vec![0.0; parameters],
+            second: vec![0.0; parameters],
             steps: 0,
         }
     }
-}
 
-impl Adam {
     /// One step against the mean `gradient`, then clips every weight (not the output biases).
     /// `decay` is the decoupled weight decay (AdamW): every parameter also
     /// shrinks by `lr · decay` of itself.
     fn step(&mut self, net: &mut FloatNetwork, gradient: &[f32], lr: f32, decay: f32) {
+        let output_bias = net.blocks.output_bias;
         self.steps += 1;
         let correction1 = 1.0 - BETA1.powi(self.steps as i32);
         let correction2 = 1.0 - BETA2.powi(self.steps as i32);
@@ -349,7 +432,7 @@ impl Adam {
                     second[i] = BETA2 * second[i] + (1.0 - BETA2) * g * g;
                     params[i] -=
                         step * first[i] / (second[i].sqrt() + EPSILON) + lr * decay * params[i];
-                    if chunk * 4096 + i < OUTPUT_BIAS {
+                    if chunk * 4096 + i < output_bias {
                         params[i] = params[i].clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
                     }
                 }
@@ -431,6 +514,9 @@ pub struct Settings {
     /// The input layout of a network trained from random weights (one
     /// trained onward keeps its own).
     pub layout: InputLayout,
+    /// The first layer's width of a network trained from random weights
+    /// (one trained onward keeps its own), one of [`HIDDEN_SIZES`].
+    pub hidden: usize,
 }
 
 /// The loss after one epoch.
@@ -517,12 +603,19 @@ pub fn mean_abs_eval(net: &FloatNetwork, records: &[ChessBoard], stride: usize) 
 /// to its predecessor's size keeps the search's margins meaningful (see
 /// `bench/RESULTS.md`).
 pub fn scale_output(net: &mut Network, factor: f64) {
-    for weight in net.output_weights.iter_mut().flatten().flatten() {
+    match &mut net.weights {
+        Weights::Hidden128(layers) => scale_layers(layers, factor),
+        Weights::Hidden256(layers) => scale_layers(layers, factor),
+    }
+}
+
+fn scale_layers<const H: usize>(layers: &mut Layers<H>, factor: f64) {
+    for weight in layers.output_weights.iter_mut().flatten().flatten() {
         *weight = (f64::from(*weight) * factor)
             .round()
             .clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16;
     }
-    for bias in net.output_bias.iter_mut() {
+    for bias in layers.output_bias.iter_mut() {
         *bias = (f64::from(*bias) * factor).round() as i32;
     }
 }
@@ -540,21 +633,28 @@ impl Trainer {
         let held_blocks = ((blocks.len() as f64) * settings.held_out).round() as usize;
         let held_out: Vec<ChessBoard> = blocks[..held_blocks].concat();
         let train: Vec<ChessBoard> = blocks[held_blocks..].concat();
+        let net = FloatNetwork::random(settings.seed, settings.layout, settings.hidden);
+        let parameters = net.params.len();
         Trainer {
-            net: FloatNetwork::random(settings.seed, settings.layout),
-            adam: Adam::default(),
+            net,
+            adam: Adam::new(parameters),
             settings,
             train,
             held_out,
             epochs_done: 0,
-            part_gradients: vec![vec![0.0; PARAMETERS]; GRADIENT_PARTS],
-            gradient: vec![0.0; PARAMETERS],
+            part_gradients: vec![vec![0.0; parameters]; GRADIENT_PARTS],
+            gradient: vec![0.0; parameters],
         }
     }
 
-    /// Starts from `net`'s weights instead of random ones.
+    /// Starts from `net`'s weights (its layout and width too) instead of
+    /// random ones.
     pub fn start_from(&mut self, net: FloatNetwork) {
+        let parameters = net.params.len();
         self.net = net;
+        self.adam = Adam::new(parameters);
+        self.part_gradients = vec![vec![0.0; parameters]; GRADIENT_PARTS];
+        self.gradient = vec![0.0; parameters];
     }
 
     /// Positions trained on and held out.
@@ -675,11 +775,12 @@ impl Trainer {
     /// Continues from a checkpoint written by [`Trainer::save_checkpoint`].
     pub fn resume(&mut self, path: &Path) -> std::io::Result<()> {
         let bytes = std::fs::read(path)?;
-        let expected = CHECKPOINT_MAGIC.len() + 24 + 3 * 4 * PARAMETERS;
+        let expected = CHECKPOINT_MAGIC.len() + 24 + 3 * 4 * self.net.params.len();
         if bytes.len() != expected || &bytes[..CHECKPOINT_MAGIC.len()] != CHECKPOINT_MAGIC {
             return Err(std::io::Error::other(format!(
-                "{} is not a checkpoint of this network shape",
-                path.display()
+                "{} is not a checkpoint of this network shape ({} wide)",
+                path.display(),
+                self.net.hidden()
             )));
         }
         let mut at = CHECKPOINT_MAGIC.len();

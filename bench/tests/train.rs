@@ -2,9 +2,11 @@
 //! `datagen` self-play (chunk 0 of `datagen --seed 1`, default settings).
 
 use bench::train::{
-    Features, FloatNetwork, Settings, Trainer, load_records, mean_abs_eval, scale_output,
+    Features, FloatNetwork, Settings, Trainer, load_records, mean_abs_eval, mean_loss, scale_output,
 };
-use sessa_engine::nnue::{Accumulator, InputLayout, Kernel, Network, SCALE};
+use sessa_engine::nnue::{
+    DEFAULT_HIDDEN, HIDDEN_SIZES, InputLayout, Kernel, Network, SCALE, Weights,
+};
 use shakmaty::{Board, Color, Piece, Role, Square};
 use std::path::PathBuf;
 
@@ -27,6 +29,7 @@ fn settings(epochs: usize) -> Settings {
         weight_decay: 0.0,
         mirror: false,
         layout: InputLayout::Plain,
+        hidden: DEFAULT_HIDDEN,
     }
 }
 
@@ -88,23 +91,25 @@ fn board_of(record: &bulletformat::ChessBoard) -> Board {
 /// The engine's integer evaluation of a board (side to move White), from a
 /// fresh accumulator.
 fn engine_evaluation(net: &Network, board: &Board, kernel: Kernel) -> i32 {
-    let accumulator = Accumulator::refresh(net, board, kernel);
-    net.evaluate(&accumulator, Color::White, board.occupied().count(), kernel)
+    net.evaluate_board(board, Color::White, kernel)
 }
 
 #[test]
 fn the_quantised_network_agrees_with_the_float_one() {
-    for layout in [InputLayout::Plain, InputLayout::KingMirrored] {
-        quantised_agrees_with_float(layout);
+    for hidden in HIDDEN_SIZES {
+        for layout in [InputLayout::Plain, InputLayout::KingMirrored] {
+            quantised_agrees_with_float(layout, hidden);
+        }
     }
 }
 
-fn quantised_agrees_with_float(layout: InputLayout) {
+fn quantised_agrees_with_float(layout: InputLayout, hidden: usize) {
     let records = fixture();
     let mut trainer = Trainer::new(
         records.clone(),
         Settings {
             layout,
+            hidden,
             ..settings(2)
         },
     );
@@ -113,8 +118,10 @@ fn quantised_agrees_with_float(layout: InputLayout) {
     let float = &trainer.net;
     let quantised = float.quantise();
     assert_eq!(quantised.layout, layout);
+    assert_eq!(quantised.hidden(), hidden);
     let dequantised = FloatNetwork::from_quantised(&quantised);
     assert_eq!(dequantised.layout, layout);
+    assert_eq!(dequantised.hidden(), hidden);
     let kernel = Kernel::detect();
     let mut rounding_error = 0.0f32;
     let mut checked = 0;
@@ -127,7 +134,7 @@ fn quantised_agrees_with_float(layout: InputLayout) {
         let exact = dequantised.forward(&features) * SCALE as f32;
         assert!(
             (engine - exact).abs() <= 1.5,
-            "engine {engine} against {exact} with the same weights ({layout:?})"
+            "engine {engine} against {exact} with the same weights ({layout:?}, {hidden} wide)"
         );
         rounding_error += (engine - float.forward(&features) * SCALE as f32).abs();
         checked += 1;
@@ -141,9 +148,41 @@ fn quantised_agrees_with_float(layout: InputLayout) {
 
 #[test]
 fn a_random_network_is_not_all_zero() {
-    let net = FloatNetwork::random(1, InputLayout::Plain);
-    assert!(net.params.iter().any(|&w| w != 0.0));
-    assert_eq!(net, FloatNetwork::random(1, InputLayout::Plain));
+    for hidden in HIDDEN_SIZES {
+        let net = FloatNetwork::random(1, InputLayout::Plain, hidden);
+        assert!(net.params.iter().any(|&w| w != 0.0));
+        assert_eq!(net.params.len(), bench::train::parameters(hidden));
+        assert_eq!(net, FloatNetwork::random(1, InputLayout::Plain, hidden));
+    }
+}
+
+#[test]
+fn a_wider_network_trains_and_keeps_its_width_through_a_checkpoint() {
+    let dir = std::env::temp_dir().join(format!("sessa-train-wide-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let checkpoint = dir.join("epoch-001.ckpt");
+    let wide = Settings {
+        hidden: 256,
+        ..settings(2)
+    };
+    let records = fixture();
+    let mut trainer = Trainer::new(records.clone(), wide.clone());
+    let before = mean_loss(&trainer.net, &records, 0.5);
+    trainer.epoch();
+    let after = mean_loss(&trainer.net, &records, 0.5);
+    assert!(
+        after < before,
+        "loss over the fixture {before} before, {after} after"
+    );
+    trainer.save_checkpoint(&checkpoint).unwrap();
+    let mut resumed = Trainer::new(fixture(), wide);
+    resumed.resume(&checkpoint).unwrap();
+    assert_eq!(resumed.net, trainer.net);
+    // A run set up 128 wide refuses the 256-wide checkpoint.
+    let mut narrow = Trainer::new(fixture(), settings(2));
+    let error = narrow.resume(&checkpoint).unwrap_err().to_string();
+    assert!(error.contains("128 wide"), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -161,8 +200,13 @@ fn scaling_the_output_scales_every_evaluation() {
     // the engine's truncating divisions.
     let mut doubled = net.clone();
     scale_output(&mut doubled, 2.0);
-    assert_eq!(doubled.feature_weights, net.feature_weights);
-    assert_eq!(doubled.feature_bias, net.feature_bias);
+    let (Weights::Hidden128(doubled_layers), Weights::Hidden128(layers)) =
+        (&doubled.weights, &net.weights)
+    else {
+        panic!("the trainer's default width is 128");
+    };
+    assert_eq!(doubled_layers.feature_weights, layers.feature_weights);
+    assert_eq!(doubled_layers.feature_bias, layers.feature_bias);
     let kernel = Kernel::detect();
     let mut nonzero = 0;
     for record in records.iter().step_by(8) {
@@ -256,10 +300,8 @@ fn king_mirrored_networks_see_a_record_and_its_mirror_image_alike() {
     let mirrored = mirror_asymmetry(net, &fixture());
     assert!(mirrored < 0.001, "{mirrored} cp apart");
     // The plain layout tells them apart, so the check above could fail.
-    let plain = FloatNetwork {
-        layout: InputLayout::Plain,
-        ..net.clone()
-    };
+    let mut plain = net.clone();
+    plain.layout = InputLayout::Plain;
     let plain = mirror_asymmetry(&plain, &fixture());
     assert!(plain > 0.01, "{plain} cp apart");
 }

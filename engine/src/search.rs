@@ -16,7 +16,7 @@ use crate::board::Board;
 use crate::draw::is_search_draw;
 use crate::history::{PreviousMoves, Tried, moved_piece};
 use crate::movepick::{MovePicker, Picked, is_tactical};
-use crate::nnue::{Accumulator, AccumulatorStack, Kernel, Network};
+use crate::nnue::{AccumulatorStack, Kernel, Network};
 use crate::params::*;
 use crate::report::{IterationReport, SearchEvent, iteration_infos};
 use crate::score::{INFINITY, MATE, MAX_PLY, Score, TB_WIN_BOUND, is_decisive, is_mate};
@@ -1223,12 +1223,11 @@ impl<'a> Worker<'a> {
     /// position equal ones computed from scratch. Checked after every move
     /// in builds with debug assertions, as the board checks its hash key.
     fn accumulators_are_fresh(&self) -> bool {
-        *self.accumulators.current()
-            == Accumulator::refresh(
-                &self.setup.net,
-                self.board.position().board(),
-                Kernel::Portable,
-            )
+        self.accumulators.is_fresh(
+            &self.setup.net,
+            self.board.position().board(),
+            Kernel::Portable,
+        )
     }
 
     /// Takes back the last move (or null move) on the board and in the accumulators.
@@ -1545,15 +1544,20 @@ mod tests {
 
     /// Searches positions full of castling on both wings, en passant,
     /// promotions and under-promotions (with and without a capture), king
-    /// walks across the d/e line and null moves, with the built-in network
-    /// and its weights read as a king-mirrored one; a build with debug
-    /// assertions checks at every node that the incremental accumulators
-    /// equal fresh ones.
+    /// walks across the d/e line and null moves, with the built-in network,
+    /// its weights read as a king-mirrored one, and both widened to 256; a
+    /// build with debug assertions checks at every node that the
+    /// incremental accumulators equal fresh ones.
     #[test]
     fn incremental_accumulators_stay_fresh_through_a_search() {
         let mut mirrored = (*Network::embedded()).clone();
         mirrored.layout = crate::nnue::InputLayout::KingMirrored;
-        let networks = [Network::embedded(), Arc::new(mirrored)];
+        let networks = [
+            Arc::new(crate::nnue::widened(&Network::embedded())),
+            Arc::new(crate::nnue::widened(&mirrored)),
+            Network::embedded(),
+            Arc::new(mirrored),
+        ];
         for (net, (fen, mode)) in networks.iter().flat_map(|net| {
             [
                 (
@@ -1589,6 +1593,28 @@ mod tests {
             )
             .search();
             assert!(result.best.is_some(), "{fen} with {:?}", net.layout);
+        }
+    }
+
+    /// A 256-wide network that evaluates exactly as the built-in one (its
+    /// extra lanes have output weights of zero) searches exactly as it does.
+    #[test]
+    fn a_widened_network_searches_as_the_narrow_one() {
+        let wide = Arc::new(crate::nnue::widened(&Network::embedded()));
+        for fen in &crate::bench::BENCH_POSITIONS[..4] {
+            let run = |net: &Arc<Network>| {
+                let tt = TranspositionTable::new(8).unwrap();
+                let shared = SharedState::default();
+                let mut tables = ThreadTables::default();
+                let board = Board::from_fen(fen, CastlingMode::Standard).unwrap();
+                let setup = SearchSetup {
+                    net: Arc::clone(net),
+                    ..SearchSetup::depth(7)
+                };
+                let result = Worker::new(board, &tt, &shared, &mut tables, setup, None).search();
+                (result.best, result.score, result.nodes)
+            };
+            assert_eq!(run(&wide), run(&Network::embedded()), "{fen}");
         }
     }
 

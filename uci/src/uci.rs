@@ -9,7 +9,7 @@
 use crate::options::{EMPTY_PATH, EngineOption, INTERNAL_NETWORK, OPTIONS, OptionError};
 use crossbeam::channel::{Receiver, Sender, select, unbounded};
 use sessa_engine::draw::game_state;
-use sessa_engine::nnue::{Accumulator, Kernel, Network};
+use sessa_engine::nnue::{Kernel, Network};
 use sessa_engine::perft::divide;
 use sessa_engine::score::ReportedScore;
 use sessa_engine::syzygy::Tablebases;
@@ -401,11 +401,12 @@ impl Session {
                     self.engine.network().file_name()
                 ))
             })?;
-            Arc::from(net)
+            Arc::new(net)
         };
         self.send(&format!(
-            "info string EvalFile: using network {}",
-            net.file_name()
+            "info string EvalFile: using network {} ({})",
+            net.file_name(),
+            net.shape()
         ));
         self.engine.set_network(net);
         Ok(())
@@ -562,14 +563,8 @@ impl Session {
         // The network evaluates for the side to move, as the search sees it;
         // White's view is that score, or its negation with Black to move.
         let sign = if pos.turn() == Color::White { 1 } else { -1 };
-        let white_view = |board: &shakmaty::Board| {
-            sign * net.evaluate(
-                &Accumulator::refresh(&net, board, kernel),
-                pos.turn(),
-                board.occupied().count(),
-                kernel,
-            )
-        };
+        let white_view =
+            |board: &shakmaty::Board| sign * net.evaluate_board(board, pos.turn(), kernel);
         let full = white_view(pos.board());
         let mut lines = vec![format!(
             "info string eval network {} (piece values in cp, White's view)",

@@ -83,7 +83,10 @@ fn eval_file_loads_a_network_and_refuses_bad_ones() {
     // Another valid network: the built-in one with the output bias moved by
     // one centipawn's worth changes the evaluation by about that much.
     let mut shifted = (*sessa_engine::nnue::Network::embedded()).clone();
-    for bias in shifted.output_bias.iter_mut() {
+    let sessa_engine::nnue::Weights::Hidden128(layers) = &mut shifted.weights else {
+        panic!("the built-in network is 128 wide");
+    };
+    for bias in layers.output_bias.iter_mut() {
         *bias += 10 * 255 * 64 / 400;
     }
     let shifted_path = temporary("shifted.nnue");
@@ -189,4 +192,64 @@ fn eval_file_names_an_old_format_and_plays_with_a_king_mirrored_network() {
     for path in [old_path, mirrored_path] {
         std::fs::remove_file(path).unwrap();
     }
+}
+
+#[test]
+fn eval_file_plays_with_a_wider_network() {
+    use sessa_engine::nnue::{InputLayout, Layers, Network, Weights};
+    let mut e = Engine::start();
+    e.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let (built_in_score, _) = eval(&mut e);
+    // The built-in weights in the first 128 of 256 units, the other units
+    // with biases and weights but no output weights: the same evaluations.
+    let narrow = Network::embedded();
+    let Weights::Hidden128(narrow) = &narrow.weights else {
+        panic!("the built-in network is 128 wide");
+    };
+    let mut wide = Layers::<256>::zeroed();
+    for (i, (wide_row, row)) in wide
+        .feature_weights
+        .iter_mut()
+        .zip(&narrow.feature_weights)
+        .enumerate()
+    {
+        wide_row[..128].copy_from_slice(row);
+        wide_row[128..].fill((i % 17) as i16 - 8);
+    }
+    wide.feature_bias[..128].copy_from_slice(&narrow.feature_bias);
+    wide.feature_bias[128..].fill(50);
+    for (wide_half, half) in wide
+        .output_weights
+        .iter_mut()
+        .flatten()
+        .zip(narrow.output_weights.iter().flatten())
+    {
+        wide_half[..128].copy_from_slice(half);
+    }
+    wide.output_bias = narrow.output_bias;
+    let wide = Network {
+        layout: InputLayout::Plain,
+        weights: Weights::Hidden256(wide),
+    };
+    let path = temporary("wide.nnue");
+    std::fs::write(&path, wide.to_bytes()).unwrap();
+    e.send(&format!("setoption name EvalFile value {}", path.display()));
+    e.expect(
+        |l| {
+            l.starts_with("info string EvalFile: using network")
+                && l.contains("(768 → 256) × 2 → 1, plain inputs")
+        },
+        PROMPT,
+    );
+    let (score, name) = eval(&mut e);
+    assert_eq!((score, name), (built_in_score, wide.file_name()));
+    // A search with it (debug builds check the incremental accumulators
+    // against fresh ones after every move).
+    e.send("go depth 8");
+    let (_, _, lines) = e.bestmove(PROMPT * 10);
+    assert!(
+        lines.iter().all(|l| !l.contains("internal error")),
+        "{lines:?}"
+    );
+    std::fs::remove_file(path).unwrap();
 }

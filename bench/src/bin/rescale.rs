@@ -44,7 +44,7 @@ fn main() {
     }
 }
 
-fn load(path: &Path) -> Result<Box<Network>, String> {
+fn load(path: &Path) -> Result<Network, String> {
     Network::load(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -59,7 +59,7 @@ fn run(args: &Args) -> Result<(), String> {
             }
             let ours = mean_abs_eval(&FloatNetwork::from_quantised(&net), &records, SAMPLE_STRIDE);
             let theirs = mean_abs_eval(
-                &FloatNetwork::from_quantised(&*load(reference)?),
+                &FloatNetwork::from_quantised(&load(reference)?),
                 &records,
                 SAMPLE_STRIDE,
             );

@@ -8,7 +8,7 @@
 
 use bench::train::{FloatNetwork, Settings, Trainer, load_records};
 use clap::Parser;
-use sessa_engine::nnue::{InputLayout, Network};
+use sessa_engine::nnue::{DEFAULT_HIDDEN, HIDDEN_SIZES, InputLayout, Network};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -59,6 +59,10 @@ struct Args {
     /// `--from` must have the layout asked for.
     #[arg(long)]
     king_mirrored: bool,
+    /// Width of the first layer (128 or 256); a network given with `--from`
+    /// must have the width asked for.
+    #[arg(long, default_value_t = DEFAULT_HIDDEN)]
+    hidden: usize,
     /// Start from this network's weights instead of random ones (for
     /// example the previous generation's), rather than from scratch.
     #[arg(long)]
@@ -90,6 +94,12 @@ fn run(args: &Args) -> Result<(), String> {
     } else {
         InputLayout::Plain
     };
+    if !HIDDEN_SIZES.contains(&args.hidden) {
+        return Err(format!(
+            "--hidden {} is not a width the engine reads ({HIDDEN_SIZES:?})",
+            args.hidden
+        ));
+    }
     let starting = match &args.from {
         Some(path) => Some(Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?),
         None => None,
@@ -100,6 +110,15 @@ fn run(args: &Args) -> Result<(), String> {
         return Err(format!(
             "the starting network's input layout is {:?}, not the {layout:?} asked for",
             net.layout
+        ));
+    }
+    if let Some(net) = &starting
+        && net.hidden() != args.hidden
+    {
+        return Err(format!(
+            "the starting network is {} wide, not the {} asked for (--hidden)",
+            net.hidden(),
+            args.hidden
         ));
     }
     if args.mirror && layout == InputLayout::KingMirrored {
@@ -123,6 +142,7 @@ fn run(args: &Args) -> Result<(), String> {
         weight_decay: args.weight_decay,
         mirror: args.mirror,
         layout,
+        hidden: args.hidden,
     };
     let mut trainer = Trainer::new(records, settings);
     if let Some(net) = &starting {

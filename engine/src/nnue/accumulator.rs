@@ -4,28 +4,35 @@
 //! moved, appeared or left (or, where a king move turns its side's view,
 //! that view from scratch); unmaking pops.
 
-use super::{HIDDEN, Kernel, Network, feature_index};
+use super::{InputLayout, Kernel, Layers, Network, Weights, feature_index};
 use crate::score::{MAX_PLY, Score};
 use shakmaty::{Board, CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
 
-/// The first-layer outputs of one position, for White's and Black's view.
+/// The first-layer outputs of one position, for White's and Black's view,
+/// of a network whose first layer is `H` wide.
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(C, align(64))]
-pub struct Accumulator {
-    white: [i16; HIDDEN],
-    black: [i16; HIDDEN],
+pub struct Accumulator<const H: usize> {
+    white: [i16; H],
+    black: [i16; H],
 }
 
-impl Accumulator {
+impl<const H: usize> Accumulator<H> {
     /// Computes both views of `board` from scratch.
-    pub fn refresh(net: &Network, board: &Board, kernel: Kernel) -> Accumulator {
+    pub fn refresh(
+        layout: InputLayout,
+        layers: &Layers<H>,
+        board: &Board,
+        kernel: Kernel,
+    ) -> Accumulator<H> {
         let mut accumulator = Accumulator {
-            white: net.feature_bias,
-            black: net.feature_bias,
+            white: layers.feature_bias,
+            black: layers.feature_bias,
         };
         for perspective in [Color::White, Color::Black] {
             refresh_view(
-                net,
+                layout,
+                layers,
                 board,
                 perspective,
                 kernel,
@@ -36,14 +43,14 @@ impl Accumulator {
     }
 
     /// The view of `perspective`.
-    pub fn view(&self, perspective: Color) -> &[i16; HIDDEN] {
+    pub fn view(&self, perspective: Color) -> &[i16; H] {
         match perspective {
             Color::White => &self.white,
             Color::Black => &self.black,
         }
     }
 
-    fn view_mut(&mut self, perspective: Color) -> &mut [i16; HIDDEN] {
+    fn view_mut(&mut self, perspective: Color) -> &mut [i16; H] {
         match perspective {
             Color::White => &mut self.white,
             Color::Black => &mut self.black,
@@ -51,24 +58,25 @@ impl Accumulator {
     }
 
     /// The side to move's view and the other side's.
-    pub fn views(&self, side: Color) -> (&[i16; HIDDEN], &[i16; HIDDEN]) {
+    pub fn views(&self, side: Color) -> (&[i16; H], &[i16; H]) {
         (self.view(side), self.view(!side))
     }
 }
 
 /// Computes `perspective`'s view of `board` from scratch into `view`.
-fn refresh_view(
-    net: &Network,
+fn refresh_view<const H: usize>(
+    layout: InputLayout,
+    layers: &Layers<H>,
     board: &Board,
     perspective: Color,
     kernel: Kernel,
-    view: &mut [i16; HIDDEN],
+    view: &mut [i16; H],
 ) {
-    *view = net.feature_bias;
-    let orientation = net.layout.orientation_on(perspective, board);
+    *view = layers.feature_bias;
+    let orientation = layout.orientation_on(perspective, board);
     for (square, piece) in board {
         let before = *view;
-        let row = &net.feature_weights[feature_index(perspective, orientation, piece, square)];
+        let row = &layers.feature_weights[feature_index(perspective, orientation, piece, square)];
         kernel.update(&before, view, &[row], &[]);
     }
 }
@@ -139,9 +147,105 @@ impl Change {
     }
 }
 
+/// Computes `line[top + 1]` from `line[top]` for the legal move `m`, played
+/// by `side`, that leads to `board`. A king move that turns its side's view
+/// (a king-mirrored network's king crossing between files d and e) computes
+/// that view from scratch.
+#[allow(clippy::too_many_arguments)]
+fn push_on<const H: usize>(
+    line: &mut [Accumulator<H>],
+    top: usize,
+    layout: InputLayout,
+    layers: &Layers<H>,
+    kernel: Kernel,
+    side: Color,
+    m: Move,
+    board: &Board,
+) {
+    let change = Change::of(side, m);
+    let (parents, children) = line.split_at_mut(top + 1);
+    let parent = &parents[top];
+    let child = &mut children[0];
+    for perspective in [Color::White, Color::Black] {
+        let orientation = layout.orientation_on(perspective, board);
+        if perspective == side
+            && m.role() == Role::King
+            && m.from()
+                .is_some_and(|from| layout.orientation(side, from) != orientation)
+        {
+            refresh_view(
+                layout,
+                layers,
+                board,
+                perspective,
+                kernel,
+                child.view_mut(perspective),
+            );
+            continue;
+        }
+        let rows = |pieces: &[(Piece, Square)]| {
+            let mut rows = [&layers.feature_bias; 2];
+            for (row, &(piece, square)) in rows.iter_mut().zip(pieces) {
+                *row =
+                    &layers.feature_weights[feature_index(perspective, orientation, piece, square)];
+            }
+            rows
+        };
+        let added = rows(&change.added[..change.added_count]);
+        let removed = rows(&change.removed[..change.removed_count]);
+        kernel.update(
+            parent.view(perspective),
+            child.view_mut(perspective),
+            &added[..change.added_count],
+            &removed[..change.removed_count],
+        );
+    }
+}
+
+/// The accumulators of one line, of the width of the network in use.
+enum Line {
+    Hidden128(Vec<Accumulator<128>>),
+    Hidden256(Vec<Accumulator<256>>),
+}
+
+impl Line {
+    /// A line long enough for any search, for a first layer `hidden` wide.
+    fn new(hidden: usize) -> Line {
+        let length = MAX_PLY + 8;
+        match hidden {
+            128 => Line::Hidden128(vec![
+                Accumulator {
+                    white: [0; 128],
+                    black: [0; 128],
+                };
+                length
+            ]),
+            256 => Line::Hidden256(vec![
+                Accumulator {
+                    white: [0; 256],
+                    black: [0; 256],
+                };
+                length
+            ]),
+            _ => unreachable!("networks are {:?} wide", super::HIDDEN_SIZES),
+        }
+    }
+
+    fn hidden(&self) -> usize {
+        match self {
+            Line::Hidden128(_) => 128,
+            Line::Hidden256(_) => 256,
+        }
+    }
+}
+
 /// Accumulators along the current line of a search: index 0 is the root.
+/// The stack takes the width of the network it was last [reset] with, and
+/// every later call must pass that same network.
+///
+/// [reset]: AccumulatorStack::reset
 pub struct AccumulatorStack {
-    stack: Vec<Accumulator>,
+    line: Line,
     top: usize,
     kernel: Kernel,
 }
@@ -152,79 +256,62 @@ impl Default for AccumulatorStack {
     }
 }
 
+/// The message of a stack used with a network of another width than the
+/// one it was reset with: a bug in the caller.
+const WIDTH_MISMATCH: &str = "the accumulator stack was reset with a network of another width";
+
 impl AccumulatorStack {
     /// An empty stack whose updates run on `kernel`.
     pub fn new(kernel: Kernel) -> AccumulatorStack {
-        let empty = Accumulator {
-            white: [0; HIDDEN],
-            black: [0; HIDDEN],
-        };
         AccumulatorStack {
-            stack: vec![empty; MAX_PLY + 8],
+            line: Line::new(super::DEFAULT_HIDDEN),
             top: 0,
             kernel,
         }
     }
 
-    /// Starts a new line at `pos`, computed from scratch.
+    /// Starts a new line at `pos`, computed from scratch with `net`.
     pub fn reset(&mut self, net: &Network, pos: &Chess) {
         self.top = 0;
-        self.stack[0] = Accumulator::refresh(net, pos.board(), self.kernel);
-    }
-
-    /// The accumulators of the current position.
-    pub fn current(&self) -> &Accumulator {
-        &self.stack[self.top]
+        if self.line.hidden() != net.hidden() {
+            self.line = Line::new(net.hidden());
+        }
+        let (layout, kernel, board) = (net.layout, self.kernel, pos.board());
+        match (&mut self.line, &net.weights) {
+            (Line::Hidden128(line), Weights::Hidden128(layers)) => {
+                line[0] = Accumulator::refresh(layout, layers, board, kernel);
+            }
+            (Line::Hidden256(line), Weights::Hidden256(layers)) => {
+                line[0] = Accumulator::refresh(layout, layers, board, kernel);
+            }
+            _ => unreachable!("the line was just made for this width"),
+        }
     }
 
     /// Follows the legal move `m`, played by `side` (the side to move
-    /// before it), to the position whose board is `board`. A king move that
-    /// turns its side's view (a king-mirrored network's king crossing
-    /// between files d and e) computes that view from scratch.
+    /// before it), to the position whose board is `board`.
+    #[inline]
     pub fn push(&mut self, net: &Network, side: Color, m: Move, board: &Board) {
-        let change = Change::of(side, m);
-        let (parents, children) = self.stack.split_at_mut(self.top + 1);
-        let parent = &parents[self.top];
-        let child = &mut children[0];
-        for perspective in [Color::White, Color::Black] {
-            let orientation = net.layout.orientation_on(perspective, board);
-            if perspective == side
-                && m.role() == Role::King
-                && m.from()
-                    .is_some_and(|from| net.layout.orientation(side, from) != orientation)
-            {
-                refresh_view(
-                    net,
-                    board,
-                    perspective,
-                    self.kernel,
-                    child.view_mut(perspective),
-                );
-                continue;
+        let (top, layout, kernel) = (self.top, net.layout, self.kernel);
+        match (&mut self.line, &net.weights) {
+            (Line::Hidden128(line), Weights::Hidden128(layers)) => {
+                push_on(line, top, layout, layers, kernel, side, m, board);
             }
-            let rows = |pieces: &[(Piece, Square)]| {
-                let mut rows = [&net.feature_bias; 2];
-                for (row, &(piece, square)) in rows.iter_mut().zip(pieces) {
-                    *row = &net.feature_weights
-                        [feature_index(perspective, orientation, piece, square)];
-                }
-                rows
-            };
-            let added = rows(&change.added[..change.added_count]);
-            let removed = rows(&change.removed[..change.removed_count]);
-            self.kernel.update(
-                parent.view(perspective),
-                child.view_mut(perspective),
-                &added[..change.added_count],
-                &removed[..change.removed_count],
-            );
+            (Line::Hidden256(line), Weights::Hidden256(layers)) => {
+                push_on(line, top, layout, layers, kernel, side, m, board);
+            }
+            _ => panic!("{WIDTH_MISMATCH}"),
         }
         self.top += 1;
     }
 
     /// Follows a null move: the pieces stay where they are.
     pub fn push_null(&mut self) {
-        self.stack[self.top + 1] = self.stack[self.top];
+        let top = self.top;
+        match &mut self.line {
+            Line::Hidden128(line) => line[top + 1] = line[top],
+            Line::Hidden256(line) => line[top + 1] = line[top],
+        }
         self.top += 1;
     }
 
@@ -237,7 +324,29 @@ impl AccumulatorStack {
     /// move, with `pieces` pieces on the board.
     #[inline]
     pub fn evaluate(&self, net: &Network, side: Color, pieces: usize) -> Score {
-        net.evaluate(self.current(), side, pieces, self.kernel)
+        match (&self.line, &net.weights) {
+            (Line::Hidden128(line), Weights::Hidden128(layers)) => {
+                layers.evaluate(&line[self.top], side, pieces, self.kernel)
+            }
+            (Line::Hidden256(line), Weights::Hidden256(layers)) => {
+                layers.evaluate(&line[self.top], side, pieces, self.kernel)
+            }
+            _ => panic!("{WIDTH_MISMATCH}"),
+        }
+    }
+
+    /// Whether the current accumulators equal those computed from scratch
+    /// for `board` with `kernel` (a check for tests and debug builds).
+    pub fn is_fresh(&self, net: &Network, board: &Board, kernel: Kernel) -> bool {
+        match (&self.line, &net.weights) {
+            (Line::Hidden128(line), Weights::Hidden128(layers)) => {
+                line[self.top] == Accumulator::refresh(net.layout, layers, board, kernel)
+            }
+            (Line::Hidden256(line), Weights::Hidden256(layers)) => {
+                line[self.top] == Accumulator::refresh(net.layout, layers, board, kernel)
+            }
+            _ => panic!("{WIDTH_MISMATCH}"),
+        }
     }
 }
 
@@ -303,9 +412,8 @@ mod tests {
     /// Checks that the stack's current accumulators equal a fresh
     /// computation for `pos`.
     fn assert_fresh(stack: &AccumulatorStack, net: &Network, pos: &Chess, after: &str) {
-        let fresh = Accumulator::refresh(net, pos.board(), Kernel::Portable);
         assert!(
-            *stack.current() == fresh,
+            stack.is_fresh(net, pos.board(), Kernel::Portable),
             "after {after} in {}",
             Fen::from_position(pos, EnPassantMode::Legal)
         );
@@ -378,13 +486,21 @@ mod tests {
         }
     }
 
-    /// The embedded network and the same weights read as a king-mirrored
-    /// network, so that both layouts' updates are checked.
-    fn networks() -> [Arc<Network>; 2] {
+    /// The embedded network, the same weights read as a king-mirrored
+    /// network, and both widened to 256, so that both layouts' and both
+    /// widths' updates are checked.
+    fn networks() -> [Arc<Network>; 4] {
         let plain = Network::embedded();
         let mut mirrored = (*plain).clone();
         mirrored.layout = InputLayout::KingMirrored;
-        [plain, Arc::new(mirrored)]
+        let wide = crate::nnue::widened(&plain);
+        let wide_mirrored = crate::nnue::widened(&mirrored);
+        [
+            plain,
+            Arc::new(mirrored),
+            Arc::new(wide),
+            Arc::new(wide_mirrored),
+        ]
     }
 
     #[test]
@@ -411,7 +527,7 @@ mod tests {
                         && seen.under_promotions > 0
                         && seen.siblings > 0
                         && seen.king_crossings > 100,
-                    "move kinds seen with {kernel:?} and {:?}: {seen:?}",
+                    "move kinds seen with {kernel:?} and {net:?} ({:?}): {seen:?}",
                     net.layout
                 );
             }
@@ -448,13 +564,41 @@ mod tests {
 
     #[test]
     fn null_moves_keep_the_accumulators() {
-        let net = Network::embedded();
+        let start = Chess::default();
+        for net in networks() {
+            let mut stack = AccumulatorStack::default();
+            stack.reset(&net, &start);
+            let root = stack.evaluate(&net, start.turn(), 32);
+            stack.push_null();
+            assert!(stack.is_fresh(&net, start.board(), Kernel::Portable));
+            assert_eq!(stack.evaluate(&net, start.turn(), 32), root);
+            stack.pop();
+            assert!(stack.is_fresh(&net, start.board(), Kernel::Portable));
+        }
+    }
+
+    #[test]
+    fn a_stack_follows_the_width_of_the_network_it_is_reset_with() {
+        let [narrow, _, wide, _] = networks();
+        let start = Chess::default();
         let mut stack = AccumulatorStack::default();
-        stack.reset(&net, &Chess::default());
-        let root = *stack.current();
-        stack.push_null();
-        assert!(*stack.current() == root);
-        stack.pop();
-        assert!(*stack.current() == root);
+        for net in [&narrow, &wide, &narrow] {
+            stack.reset(net, &start);
+            assert_eq!(stack.line.hidden(), net.hidden());
+            assert!(stack.is_fresh(net, start.board(), Kernel::Portable));
+            assert_eq!(
+                stack.evaluate(net, start.turn(), 32),
+                net.evaluate_position(&start)
+            );
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "another width")]
+    fn a_stack_refuses_a_network_of_another_width() {
+        let [narrow, _, wide, _] = networks();
+        let mut stack = AccumulatorStack::default();
+        stack.reset(&narrow, &Chess::default());
+        stack.evaluate(&wide, Color::White, 32);
     }
 }

@@ -1,5 +1,7 @@
-//! The evaluation network (NNUE): a `(768 → HIDDEN) × 2 → 1` perspective
-//! network with SCReLU activation and output buckets, quantised to integers.
+//! The evaluation network (NNUE): a `(768 → H) × 2 → 1` perspective
+//! network with SCReLU activation and output buckets, quantised to integers;
+//! the first layer is `H` = 128 or 256 wide ([`HIDDEN_SIZES`]), each width
+//! with code of its own fixed size ([`Layers`]).
 //!
 //! The 768 inputs are one per (piece colour relative to the perspective,
 //! piece type, square) seen from each side: White's view as the board is,
@@ -9,7 +11,7 @@
 //! layer then learns king safety once rather than once per wing, at no cost
 //! in weights, and a king crossing between files d and e recomputes that
 //! side's view from scratch. Each side's view has its own
-//! accumulator of `HIDDEN` values (the first layer's output), updated as
+//! accumulator of `H` values (the first layer's output), updated as
 //! moves are made ([`AccumulatorStack`]). The side to move's accumulator and
 //! the other one, each through `clamp(x, 0, 1)²`, feed one output neuron,
 //! whose weights and bias are chosen by the number of pieces on the board
@@ -23,7 +25,7 @@
 //! repeats them and a file that disagrees is refused.
 //!
 //! The network file (little-endian) is a 40-byte header (magic `SESSANET`,
-//! format version, inputs, hidden size, output buckets, QA, QB, scale and
+//! format version, inputs, hidden size `H`, output buckets, QA, QB, scale and
 //! input layout as `u32`s), the first-layer weights (`i16`, input-major),
 //! the first-layer biases (`i16`), the output weights (`i16`, bucket by
 //! bucket, each with the side-to-move half first), the output biases
@@ -43,8 +45,12 @@ use std::sync::{Arc, LazyLock};
 
 /// Inputs per perspective: 2 colours × 6 piece types × 64 squares.
 pub const INPUTS: usize = 768;
-/// Width of the first layer (per perspective).
-pub const HIDDEN: usize = 128;
+/// Widths of the first layer (per perspective) this build plays: each has
+/// its own fixed-size code, so a width costs nothing to the others.
+pub const HIDDEN_SIZES: [usize; 2] = [128, 256];
+/// The first layer's width of the shipped network and of the trainer's
+/// networks unless told otherwise.
+pub const DEFAULT_HIDDEN: usize = 128;
 /// Output buckets: sets of output weights, chosen by the number of pieces.
 pub const OUTPUT_BUCKETS: usize = 8;
 /// Quantisation of the first layer: a weight of 1.0 is stored as `QA`.
@@ -61,44 +67,64 @@ pub const WEIGHT_CLIP: f32 = 1.98;
 pub const EVAL_LIMIT: Score = 20_000;
 
 /// Largest output weight for which `QA · w` fits 16 bits.
-const MAX_OUTPUT_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
-// The output sums `QA² · w` over both views' `HIDDEN` values in 32 bits.
-const _OUTPUT_FITS_I32: () = assert!(
-    (2 * HIDDEN as i64) * (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64) <= i32::MAX as i64
-);
+pub(crate) const MAX_OUTPUT_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
+// Each half of the output layer sums `QA² · w` over at most 256 values in 32
+// bits (the two halves are added in 64).
+const _OUTPUT_HALF_FITS_I32: () =
+    assert!(256 * (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64) <= i32::MAX as i64);
 const MAGIC: [u8; 8] = *b"SESSANET";
 /// Version 1 had a single output (no buckets); version 2 had no input layout
 /// field (its inputs were always plain).
 const FORMAT_VERSION: u32 = 3;
 const HEADER_BYTES: usize = 40;
-/// Size of a network file of this build's shape.
-pub const FILE_BYTES: usize = HEADER_BYTES
-    + 2 * (INPUTS * HIDDEN + HIDDEN + OUTPUT_BUCKETS * 2 * HIDDEN)
-    + 4 * OUTPUT_BUCKETS
-    + 8;
+
+/// Size of a network file whose first layer is `hidden` wide.
+pub const fn file_bytes(hidden: usize) -> usize {
+    HEADER_BYTES
+        + 2 * (INPUTS * hidden + hidden + OUTPUT_BUCKETS * 2 * hidden)
+        + 4 * OUTPUT_BUCKETS
+        + 8
+}
 
 /// The network shipped inside the binary.
 pub const EMBEDDED_NAME: &str = "sessa-c59edbfc7915.nnue";
 static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/sessa-c59edbfc7915.nnue");
 static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
-    Arc::from(Network::from_bytes(EMBEDDED_BYTES).expect("the embedded network is valid"))
+    Arc::new(Network::from_bytes(EMBEDDED_BYTES).expect("the embedded network is valid"))
 });
 
-/// A quantised network, ready for inference.
+/// A quantised network: its input layout and its weights.
 #[derive(Clone, PartialEq, Eq)]
-#[repr(C, align(64))]
 pub struct Network {
-    /// First-layer weights: one row of `HIDDEN` per input.
-    pub feature_weights: [[i16; HIDDEN]; INPUTS],
-    /// First-layer biases.
-    pub feature_bias: [i16; HIDDEN],
-    /// Output weights of each bucket: for the side to move's accumulator,
-    /// then the other's.
-    pub output_weights: [[[i16; HIDDEN]; 2]; OUTPUT_BUCKETS],
-    /// Output bias of each bucket, scaled by `QA · QB`.
-    pub output_bias: [i32; OUTPUT_BUCKETS],
     /// How the inputs place the pieces of each view.
     pub layout: InputLayout,
+    /// The weights, of one of the widths in [`HIDDEN_SIZES`].
+    pub weights: Weights,
+}
+
+/// A network's weights, by the width of its first layer.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Weights {
+    /// A first layer 128 wide (the shipped networks).
+    Hidden128(Box<Layers<128>>),
+    /// A first layer 256 wide.
+    Hidden256(Box<Layers<256>>),
+}
+
+/// The weights of a network whose first layer is `H` wide, ready for
+/// inference.
+#[derive(Clone, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Layers<const H: usize> {
+    /// First-layer weights: one row of `H` per input.
+    pub feature_weights: [[i16; H]; INPUTS],
+    /// First-layer biases.
+    pub feature_bias: [i16; H],
+    /// Output weights of each bucket: for the side to move's accumulator,
+    /// then the other's.
+    pub output_weights: [[[i16; H]; 2]; OUTPUT_BUCKETS],
+    /// Output bias of each bucket, scaled by `QA · QB`.
+    pub output_bias: [i32; OUTPUT_BUCKETS],
 }
 
 /// How a network's inputs place the pieces of a view on its 64 squares.
@@ -157,7 +183,12 @@ impl InputLayout {
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Network({:016x})", fnv1a(&self.to_bytes()))
+        write!(
+            f,
+            "Network({:016x}, {} wide)",
+            fnv1a(&self.to_bytes()),
+            self.hidden()
+        )
     }
 }
 
@@ -240,22 +271,16 @@ fn read_i16s<const N: usize>(bytes: &[u8], at: &mut usize, into: &mut [i16; N]) 
     *at += 2 * N;
 }
 
-impl Network {
-    /// The network shipped inside the binary.
-    pub fn embedded() -> Arc<Network> {
-        Arc::clone(&EMBEDDED)
-    }
-
-    /// A network of zeros on the heap, to be filled by a reader or a
-    /// trainer's export (the network is too large to build on a stack).
-    pub fn zeroed() -> Box<Network> {
-        let layout = std::alloc::Layout::new::<Network>();
-        // SAFETY: `Network` is plain integers and a `u8` enum whose
-        // discriminant 0 is `Plain`, for all of which all-zero bytes are a
+impl<const H: usize> Layers<H> {
+    /// Weights of zeros on the heap, to be filled by a reader or a trainer's
+    /// export (they are too large to build on a stack).
+    pub fn zeroed() -> Box<Layers<H>> {
+        let layout = std::alloc::Layout::new::<Layers<H>>();
+        // SAFETY: `Layers` is plain integers, for which all-zero bytes are a
         // valid value, and the pointer comes from the global allocator with
-        // `Network`'s own layout, as `Box::from_raw` requires.
+        // `Layers`'s own layout, as `Box::from_raw` requires.
         unsafe {
-            let ptr = std::alloc::alloc_zeroed(layout).cast::<Network>();
+            let ptr = std::alloc::alloc_zeroed(layout).cast::<Layers<H>>();
             if ptr.is_null() {
                 std::alloc::handle_alloc_error(layout);
             }
@@ -263,16 +288,107 @@ impl Network {
         }
     }
 
-    /// Reads a network file, checking its format version, size, header and
-    /// checksum (the version first, so that a file of another version is
-    /// named as such rather than as one of the wrong size).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Box<Network>, NetworkError> {
-        let size_error = NetworkError::Size {
-            expected: FILE_BYTES,
+    /// Reads the weights of a file whose header has been checked.
+    fn read(bytes: &[u8]) -> Result<Box<Layers<H>>, NetworkError> {
+        let mut layers = Layers::<H>::zeroed();
+        let mut at = HEADER_BYTES;
+        for row in layers.feature_weights.iter_mut() {
+            read_i16s(bytes, &mut at, row);
+        }
+        read_i16s(bytes, &mut at, &mut layers.feature_bias);
+        for half in layers.output_weights.iter_mut().flatten() {
+            read_i16s(bytes, &mut at, half);
+        }
+        for bias in layers.output_bias.iter_mut() {
+            *bias = i32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+            at += 4;
+        }
+        if let Some(&w) = layers
+            .output_weights
+            .iter()
+            .flatten()
+            .flatten()
+            .find(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
+        {
+            return Err(NetworkError::OutputWeight(w));
+        }
+        Ok(layers)
+    }
+
+    /// Appends the weights in file order.
+    fn write(&self, bytes: &mut Vec<u8>) {
+        let rows = self
+            .feature_weights
+            .iter()
+            .chain(std::iter::once(&self.feature_bias))
+            .chain(self.output_weights.iter().flatten());
+        for row in rows {
+            for value in row {
+                bytes.extend_from_slice(&value.to_le_bytes());
+            }
+        }
+        for bias in self.output_bias {
+            bytes.extend_from_slice(&bias.to_le_bytes());
+        }
+    }
+
+    /// The evaluation of an accumulator pair of a position with `pieces`
+    /// pieces on the board, in centipawns from the side to move's point of
+    /// view.
+    #[inline]
+    pub fn evaluate(
+        &self,
+        accumulator: &Accumulator<H>,
+        side: Color,
+        pieces: usize,
+        kernel: Kernel,
+    ) -> Score {
+        let bucket = output_bucket(pieces);
+        let [ours, theirs] = &self.output_weights[bucket];
+        let (us, them) = accumulator.views(side);
+        let sum =
+            i64::from(kernel.screlu_dot(us, ours)) + i64::from(kernel.screlu_dot(them, theirs));
+        let output = (sum / i64::from(QA) + i64::from(self.output_bias[bucket])) * i64::from(SCALE)
+            / i64::from(QA * QB);
+        (output as Score).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+}
+
+impl Network {
+    /// The network shipped inside the binary.
+    pub fn embedded() -> Arc<Network> {
+        Arc::clone(&EMBEDDED)
+    }
+
+    /// Width of the first layer (per perspective).
+    pub fn hidden(&self) -> usize {
+        match self.weights {
+            Weights::Hidden128(_) => 128,
+            Weights::Hidden256(_) => 256,
+        }
+    }
+
+    /// The network's shape in words, for messages: for example
+    /// `(768 → 128) × 2 → 1, plain inputs`.
+    pub fn shape(&self) -> String {
+        let inputs = match self.layout {
+            InputLayout::Plain => "plain",
+            InputLayout::KingMirrored => "king-mirrored",
+        };
+        format!("({INPUTS} → {}) × 2 → 1, {inputs} inputs", self.hidden())
+    }
+
+    /// Reads a network file, checking its format version, width, size,
+    /// header and checksum (the version and the width first, so that a file
+    /// of another version or width is named as such rather than as one of
+    /// the wrong size).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        let size_error = |expected| NetworkError::Size {
+            expected,
             found: bytes.len(),
         };
-        if bytes.len() < 12 {
-            return Err(size_error);
+        if bytes.len() < HEADER_BYTES {
+            return Err(size_error(file_bytes(DEFAULT_HIDDEN)));
         }
         if bytes[..8] != MAGIC {
             return Err(NetworkError::Magic);
@@ -288,71 +404,59 @@ impl Network {
                 field(0)
             )));
         }
-        if bytes.len() != FILE_BYTES {
-            return Err(size_error);
+        let hidden = field(2) as usize;
+        if !HIDDEN_SIZES.contains(&hidden) {
+            return Err(NetworkError::Header(format!(
+                "hidden size is {hidden}, this build plays {HIDDEN_SIZES:?}"
+            )));
         }
-        let (body, checksum) = bytes.split_at(FILE_BYTES - 8);
+        let expected_bytes = file_bytes(hidden);
+        if bytes.len() != expected_bytes {
+            return Err(size_error(expected_bytes));
+        }
+        let (body, checksum) = bytes.split_at(expected_bytes - 8);
         if fnv1a(body).to_le_bytes() != checksum {
             return Err(NetworkError::Checksum);
         }
         let expected = [
-            ("inputs", INPUTS as u32),
-            ("hidden size", HIDDEN as u32),
-            ("output buckets", OUTPUT_BUCKETS as u32),
-            ("QA", QA as u32),
-            ("QB", QB as u32),
-            ("scale", SCALE as u32),
+            ("inputs", 1, INPUTS as u32),
+            ("output buckets", 3, OUTPUT_BUCKETS as u32),
+            ("QA", 4, QA as u32),
+            ("QB", 5, QB as u32),
+            ("scale", 6, SCALE as u32),
         ];
-        for (i, (name, wanted)) in expected.into_iter().enumerate() {
-            let found = field(i + 1);
+        for (name, i, wanted) in expected {
+            let found = field(i);
             if found != wanted {
                 return Err(NetworkError::Header(format!(
                     "{name} is {found}, this build needs {wanted}"
                 )));
             }
         }
-        let layout = field(expected.len() + 1);
-        let mut net = Network::zeroed();
-        net.layout = InputLayout::from_code(layout)
-            .ok_or_else(|| NetworkError::Header(format!("input layout {layout} is unknown")))?;
-        let mut at = HEADER_BYTES;
-        for row in net.feature_weights.iter_mut() {
-            read_i16s(bytes, &mut at, row);
-        }
-        read_i16s(bytes, &mut at, &mut net.feature_bias);
-        for half in net.output_weights.iter_mut().flatten() {
-            read_i16s(bytes, &mut at, half);
-        }
-        for bias in net.output_bias.iter_mut() {
-            *bias = i32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
-            at += 4;
-        }
-        if let Some(&w) = net
-            .output_weights
-            .iter()
-            .flatten()
-            .flatten()
-            .find(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
-        {
-            return Err(NetworkError::OutputWeight(w));
-        }
-        Ok(net)
+        let layout = InputLayout::from_code(field(7))
+            .ok_or_else(|| NetworkError::Header(format!("input layout {} is unknown", field(7))))?;
+        let weights = match hidden {
+            128 => Weights::Hidden128(Layers::read(bytes)?),
+            256 => Weights::Hidden256(Layers::read(bytes)?),
+            _ => unreachable!("the width was checked against HIDDEN_SIZES"),
+        };
+        Ok(Network { layout, weights })
     }
 
     /// Reads a network file from disk.
-    pub fn load(path: &std::path::Path) -> Result<Box<Network>, NetworkError> {
+    pub fn load(path: &std::path::Path) -> Result<Network, NetworkError> {
         let bytes = std::fs::read(path).map_err(|e| NetworkError::Io(e.to_string()))?;
         Network::from_bytes(&bytes)
     }
 
     /// The network as a file.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(FILE_BYTES);
+        let mut bytes = Vec::with_capacity(file_bytes(self.hidden()));
         bytes.extend_from_slice(&MAGIC);
         for value in [
             FORMAT_VERSION,
             INPUTS as u32,
-            HIDDEN as u32,
+            self.hidden() as u32,
             OUTPUT_BUCKETS as u32,
             QA as u32,
             QB as u32,
@@ -361,18 +465,9 @@ impl Network {
         ] {
             bytes.extend_from_slice(&value.to_le_bytes());
         }
-        let rows = self
-            .feature_weights
-            .iter()
-            .chain(std::iter::once(&self.feature_bias))
-            .chain(self.output_weights.iter().flatten());
-        for row in rows {
-            for value in row {
-                bytes.extend_from_slice(&value.to_le_bytes());
-            }
-        }
-        for bias in self.output_bias {
-            bytes.extend_from_slice(&bias.to_le_bytes());
+        match &self.weights {
+            Weights::Hidden128(layers) => layers.write(&mut bytes),
+            Weights::Hidden256(layers) => layers.write(&mut bytes),
         }
         let checksum = fnv1a(&bytes);
         bytes.extend_from_slice(&checksum.to_le_bytes());
@@ -385,37 +480,63 @@ impl Network {
         format!("sessa-{:012x}.nnue", fnv1a(&self.to_bytes()) >> 16)
     }
 
-    /// The evaluation of an accumulator pair of a position with `pieces`
-    /// pieces on the board, in centipawns from the side to move's point of
-    /// view.
-    #[inline]
-    pub fn evaluate(
-        &self,
-        accumulator: &Accumulator,
-        side: Color,
-        pieces: usize,
-        kernel: Kernel,
-    ) -> Score {
-        let bucket = output_bucket(pieces);
-        let [ours, theirs] = &self.output_weights[bucket];
-        let (us, them) = accumulator.views(side);
-        let sum = kernel.screlu_dot(us, ours) + kernel.screlu_dot(them, theirs);
-        let output = (i64::from(sum / QA) + i64::from(self.output_bias[bucket])) * i64::from(SCALE)
-            / i64::from(QA * QB);
-        (output as Score).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    /// Evaluates `board` from scratch (no incremental state) with `side` to
+    /// move, in centipawns from that side's point of view.
+    pub fn evaluate_board(&self, board: &shakmaty::Board, side: Color, kernel: Kernel) -> Score {
+        let pieces = board.occupied().count();
+        match &self.weights {
+            Weights::Hidden128(layers) => {
+                let accumulator = Accumulator::refresh(self.layout, layers, board, kernel);
+                layers.evaluate(&accumulator, side, pieces, kernel)
+            }
+            Weights::Hidden256(layers) => {
+                let accumulator = Accumulator::refresh(self.layout, layers, board, kernel);
+                layers.evaluate(&accumulator, side, pieces, kernel)
+            }
+        }
     }
 
     /// Evaluates `pos` from scratch (no incremental state), side to move's view.
     pub fn evaluate_position(&self, pos: &shakmaty::Chess) -> Score {
         use shakmaty::Position;
-        let kernel = Kernel::detect();
-        let accumulator = Accumulator::refresh(self, pos.board(), kernel);
-        self.evaluate(
-            &accumulator,
-            pos.turn(),
-            pos.board().occupied().count(),
-            kernel,
-        )
+        self.evaluate_board(pos.board(), pos.turn(), Kernel::detect())
+    }
+}
+
+/// `net` widened to 256: its first layer's weights in the first 128 lanes,
+/// pseudo-random ones in the others, whose output weights are zero, so that
+/// it evaluates exactly as `net` does while every lane is updated (a check
+/// of the 256-wide code against the 128-wide one).
+#[cfg(test)]
+pub(crate) fn widened(net: &Network) -> Network {
+    let Weights::Hidden128(narrow) = &net.weights else {
+        panic!("widening a network that is not 128 wide");
+    };
+    let mut wide = Layers::<256>::zeroed();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut noise = || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((seed >> 33) % 121) as i16 - 60
+    };
+    for (wide_row, row) in wide.feature_weights.iter_mut().zip(&narrow.feature_weights) {
+        wide_row[..128].copy_from_slice(row);
+        wide_row[128..].iter_mut().for_each(|w| *w = noise());
+    }
+    wide.feature_bias[..128].copy_from_slice(&narrow.feature_bias);
+    wide.feature_bias[128..]
+        .iter_mut()
+        .for_each(|b| *b = noise());
+    for (wide_halves, halves) in wide.output_weights.iter_mut().zip(&narrow.output_weights) {
+        for (wide_half, half) in wide_halves.iter_mut().zip(halves) {
+            wide_half[..128].copy_from_slice(half);
+        }
+    }
+    wide.output_bias = narrow.output_bias;
+    Network {
+        layout: net.layout,
+        weights: Weights::Hidden256(wide),
     }
 }
 
@@ -491,10 +612,18 @@ mod tests {
 
     /// The embedded network's weights read as a king-mirrored network: not
     /// trained that way, but enough to check the arithmetic of the layout.
-    fn king_mirrored_network() -> Box<Network> {
-        let mut net = Box::new((*Network::embedded()).clone());
+    fn king_mirrored_network() -> Network {
+        let mut net = (*Network::embedded()).clone();
         net.layout = InputLayout::KingMirrored;
         net
+    }
+
+    /// The weights of a 128-wide network, to edit.
+    fn narrow_mut(net: &mut Network) -> &mut Layers<128> {
+        match &mut net.weights {
+            Weights::Hidden128(layers) => layers,
+            Weights::Hidden256(_) => panic!("a 256-wide network"),
+        }
     }
 
     #[test]
@@ -533,6 +662,62 @@ mod tests {
             Err(NetworkError::Header(why)) => assert!(why.contains("layout 9"), "{why}"),
             other => panic!("an unknown layout gave {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_wider_network_round_trips_and_reads_every_lane() {
+        let narrow = Network::embedded();
+        let mut wide = widened(&narrow);
+        assert_eq!(wide.hidden(), 256);
+        assert_eq!(wide.shape(), "(768 → 256) × 2 → 1, plain inputs");
+        assert_eq!(narrow.shape(), "(768 → 128) × 2 → 1, plain inputs");
+        let bytes = wide.to_bytes();
+        assert_eq!(bytes.len(), file_bytes(256));
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), wide);
+        // The extra lanes have output weights of zero: the same evaluations.
+        for fen in crate::bench::BENCH_POSITIONS {
+            let pos = position(fen);
+            assert_eq!(
+                wide.evaluate_position(&pos),
+                narrow.evaluate_position(&pos),
+                "{fen}"
+            );
+        }
+        // An output weight in the second half moves the evaluation.
+        let Weights::Hidden256(layers) = &mut wide.weights else {
+            unreachable!()
+        };
+        for half in layers.output_weights.iter_mut().flatten() {
+            half[200] = MAX_OUTPUT_WEIGHT;
+        }
+        let moved = crate::bench::BENCH_POSITIONS
+            .iter()
+            .filter(|fen| {
+                let pos = position(fen);
+                wide.evaluate_position(&pos) != narrow.evaluate_position(&pos)
+            })
+            .count();
+        assert!(moved > 0);
+    }
+
+    #[test]
+    fn widths_the_build_does_not_play_are_refused() {
+        let mut bytes = Network::embedded().to_bytes();
+        bytes[16..20].copy_from_slice(&192u32.to_le_bytes());
+        match Network::from_bytes(&with_checksum(bytes)) {
+            Err(NetworkError::Header(why)) => assert!(why.contains("hidden size is 192"), "{why}"),
+            other => panic!("a 192-wide header gave {other:?}"),
+        }
+        // A 256-wide header on a file of 128-wide size.
+        let mut bytes = Network::embedded().to_bytes();
+        bytes[16..20].copy_from_slice(&256u32.to_le_bytes());
+        assert_eq!(
+            Network::from_bytes(&with_checksum(bytes)),
+            Err(NetworkError::Size {
+                expected: file_bytes(256),
+                found: file_bytes(128)
+            })
+        );
     }
 
     #[test]
@@ -647,8 +832,8 @@ mod tests {
 
     #[test]
     fn oversized_output_weights_are_refused() {
-        let mut net = Box::new((*Network::embedded()).clone());
-        net.output_weights[3][1][5] = MAX_OUTPUT_WEIGHT + 1;
+        let mut net = (*Network::embedded()).clone();
+        narrow_mut(&mut net).output_weights[3][1][5] = MAX_OUTPUT_WEIGHT + 1;
         assert_eq!(
             Network::from_bytes(&net.to_bytes()),
             Err(NetworkError::OutputWeight(MAX_OUTPUT_WEIGHT + 1))
@@ -671,9 +856,9 @@ mod tests {
     fn each_bucket_has_its_own_output() {
         let pos = Chess::default();
         let base = Network::embedded();
-        let mut other = Box::new((*base).clone());
+        let mut other = (*base).clone();
         // Only the bucket of positions with 6 to 9 pieces is moved.
-        other.output_bias[1] += 100 * QA * QB / SCALE;
+        narrow_mut(&mut other).output_bias[1] += 100 * QA * QB / SCALE;
         assert_eq!(other.evaluate_position(&pos), base.evaluate_position(&pos));
         let endgame: Chess = "8/4k3/4p3/8/3PK3/8/5N2/6R1 w - - 0 1"
             .parse::<shakmaty::fen::Fen>()

@@ -3,7 +3,7 @@
 //! time; all kernels compute the same integers (16-bit sums wrap the same
 //! way, products are exact), which the tests check.
 
-use super::{HIDDEN, QA};
+use super::QA;
 
 /// Values one AVX2 register holds.
 #[cfg(target_arch = "x86_64")]
@@ -38,14 +38,15 @@ impl Kernel {
         kernels
     }
 
-    /// `dst = src + Σ adds − Σ subs`, lane by lane, wrapping.
+    /// `dst = src + Σ adds − Σ subs`, lane by lane, wrapping, over a layer
+    /// `H` wide (a multiple of 16).
     #[inline]
-    pub fn update(
+    pub fn update<const H: usize>(
         self,
-        src: &[i16; HIDDEN],
-        dst: &mut [i16; HIDDEN],
-        adds: &[&[i16; HIDDEN]],
-        subs: &[&[i16; HIDDEN]],
+        src: &[i16; H],
+        dst: &mut [i16; H],
+        adds: &[&[i16; H]],
+        subs: &[&[i16; H]],
     ) {
         match self {
             Kernel::Portable => update_portable(src, dst, adds, subs),
@@ -55,9 +56,11 @@ impl Kernel {
         }
     }
 
-    /// `Σ clamp(values, 0, QA)² · weights`: one half of the output layer.
+    /// `Σ clamp(values, 0, QA)² · weights`: one half of the output layer,
+    /// over a layer `H` wide (a multiple of 16, at most 256 so that the sum
+    /// fits 32 bits: `256 · QA² · 128 < 2³¹`).
     #[inline]
-    pub fn screlu_dot(self, values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    pub fn screlu_dot<const H: usize>(self, values: &[i16; H], weights: &[i16; H]) -> i32 {
         match self {
             Kernel::Portable => screlu_dot_portable(values, weights),
             // SAFETY: this kernel is only chosen when the CPU has AVX2.
@@ -67,11 +70,11 @@ impl Kernel {
     }
 }
 
-fn update_portable(
-    src: &[i16; HIDDEN],
-    dst: &mut [i16; HIDDEN],
-    adds: &[&[i16; HIDDEN]],
-    subs: &[&[i16; HIDDEN]],
+fn update_portable<const H: usize>(
+    src: &[i16; H],
+    dst: &mut [i16; H],
+    adds: &[&[i16; H]],
+    subs: &[&[i16; H]],
 ) {
     *dst = *src;
     for row in adds {
@@ -86,7 +89,7 @@ fn update_portable(
     }
 }
 
-fn screlu_dot_portable(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+fn screlu_dot_portable<const H: usize>(values: &[i16; H], weights: &[i16; H]) -> i32 {
     values
         .iter()
         .zip(weights.iter())
@@ -99,15 +102,16 @@ fn screlu_dot_portable(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn update_avx2(
-    src: &[i16; HIDDEN],
-    dst: &mut [i16; HIDDEN],
-    adds: &[&[i16; HIDDEN]],
-    subs: &[&[i16; HIDDEN]],
+unsafe fn update_avx2<const H: usize>(
+    src: &[i16; H],
+    dst: &mut [i16; H],
+    adds: &[&[i16; H]],
+    subs: &[&[i16; H]],
 ) {
     use std::arch::x86_64::*;
-    for lane in (0..HIDDEN).step_by(LANES) {
-        // SAFETY: `lane + LANES <= HIDDEN`, so every 32-byte access stays
+    const { assert!(H.is_multiple_of(LANES)) };
+    for lane in (0..H).step_by(LANES) {
+        // SAFETY: `lane + LANES <= H`, so every 32-byte access stays
         // inside its array; unaligned loads and stores are used.
         unsafe {
             let mut v = _mm256_loadu_si256(src.as_ptr().add(lane).cast());
@@ -126,13 +130,14 @@ unsafe fn update_avx2(
 /// network is refused unless `QA · |w|` fits (see `Network::from_bytes`).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn screlu_dot_avx2(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+unsafe fn screlu_dot_avx2<const H: usize>(values: &[i16; H], weights: &[i16; H]) -> i32 {
     use std::arch::x86_64::*;
+    const { assert!(H.is_multiple_of(LANES)) };
     let zero = _mm256_setzero_si256();
     let ceiling = _mm256_set1_epi16(QA as i16);
     let mut sum = _mm256_setzero_si256();
-    for lane in (0..HIDDEN).step_by(LANES) {
-        // SAFETY: `lane + LANES <= HIDDEN`, so both loads stay inside their arrays.
+    for lane in (0..H).step_by(LANES) {
+        // SAFETY: `lane + LANES <= H`, so both loads stay inside their arrays.
         let (v, w) = unsafe {
             (
                 _mm256_loadu_si256(values.as_ptr().add(lane).cast()),
@@ -155,48 +160,67 @@ unsafe fn screlu_dot_avx2(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i3
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nnue::MAX_OUTPUT_WEIGHT;
 
     /// A deterministic spread of values, negative and above `QA` included.
-    fn pattern(seed: i32, spread: i32) -> [i16; HIDDEN] {
+    fn pattern<const H: usize>(seed: i32, spread: i32) -> [i16; H] {
         std::array::from_fn(|i| ((i as i32 * 7919 + seed * 104_729) % (2 * spread) - spread) as i16)
     }
 
-    #[test]
-    fn kernels_agree() {
-        let src = pattern(1, 400);
-        let rows = [pattern(2, 500), pattern(3, 500), pattern(4, 500)];
-        let weights = pattern(5, 127);
+    fn kernels_agree_at<const H: usize>() {
+        let src = pattern::<H>(1, 400);
+        let rows = [pattern::<H>(2, 500), pattern(3, 500), pattern(4, 500)];
+        let weights = pattern::<H>(5, 127);
         let expected_dot = screlu_dot_portable(&src, &weights);
-        let mut expected = [0; HIDDEN];
+        let mut expected = [0; H];
         update_portable(&src, &mut expected, &[&rows[0], &rows[1]], &[&rows[2]]);
         for kernel in Kernel::available() {
             assert_eq!(
                 kernel.screlu_dot(&src, &weights),
                 expected_dot,
-                "{kernel:?}"
+                "{kernel:?}, {H} wide"
             );
-            let mut dst = [0; HIDDEN];
+            let mut dst = [0; H];
             kernel.update(&src, &mut dst, &[&rows[0], &rows[1]], &[&rows[2]]);
-            assert_eq!(dst, expected, "{kernel:?}");
+            assert_eq!(dst, expected, "{kernel:?}, {H} wide");
         }
         // The dot product sees only clamped values.
-        let all_high = [1000; HIDDEN];
-        let ones = [1; HIDDEN];
-        assert_eq!(
-            screlu_dot_portable(&all_high, &ones),
-            QA * QA * HIDDEN as i32
-        );
-        assert_eq!(screlu_dot_portable(&[-5; HIDDEN], &ones), 0);
+        let all_high = [1000; H];
+        let ones = [1; H];
+        assert_eq!(screlu_dot_portable(&all_high, &ones), QA * QA * H as i32);
+        assert_eq!(screlu_dot_portable(&[-5; H], &ones), 0);
+        // The largest sum a file can give fits 32 bits in every kernel.
+        let extreme = [MAX_OUTPUT_WEIGHT; H];
+        let largest = i64::from(QA * QA) * i64::from(MAX_OUTPUT_WEIGHT) * H as i64;
+        for kernel in Kernel::available() {
+            assert_eq!(
+                i64::from(kernel.screlu_dot(&all_high, &extreme)),
+                largest,
+                "{kernel:?}, {H} wide"
+            );
+            assert_eq!(
+                i64::from(kernel.screlu_dot(&all_high, &extreme.map(|w| -w))),
+                -largest,
+                "{kernel:?}, {H} wide"
+            );
+        }
+    }
+
+    #[test]
+    fn kernels_agree() {
+        kernels_agree_at::<128>();
+        kernels_agree_at::<256>();
     }
 
     #[test]
     fn sums_wrap_alike() {
-        let src = [i16::MAX - 1; HIDDEN];
-        let add = [10; HIDDEN];
+        let src = [i16::MAX - 1; 256];
+        let add = [10; 256];
         for kernel in Kernel::available() {
-            let mut dst = [0; HIDDEN];
+            let mut dst = [0; 256];
             kernel.update(&src, &mut dst, &[&add], &[]);
             assert_eq!(dst[0], (i16::MAX - 1).wrapping_add(10), "{kernel:?}");
+            assert_eq!(dst[255], dst[0], "{kernel:?}");
         }
     }
 }
