@@ -33,10 +33,6 @@ use shakmaty::{Color, Piece, Role, Square};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-/// The widest first layer of [`HIDDEN_SIZES`]: room for any network's
-/// activations.
-const MAX_HIDDEN: usize = HIDDEN_SIZES[HIDDEN_SIZES.len() - 1];
-
 /// Where each parameter block of a network starts in its flat parameter
 /// vector, for a first layer `hidden` wide.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,7 +83,9 @@ pub const GRADIENT_PARTS: usize = 8;
 /// side to move's view then the other's, the output biases).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNetwork {
-    /// The parameters, laid out as [`Blocks`] says.
+    /// The parameters: the first-layer weights (input by input), its
+    /// biases, each bucket's output weights (side to move's view, then the
+    /// other's), the output biases.
     pub params: Vec<f32>,
     /// How the inputs place the pieces of each view.
     pub layout: InputLayout,
@@ -164,11 +162,10 @@ impl Features {
     }
 }
 
-/// What a forward pass keeps for the backward pass (the first
-/// [`FloatNetwork::hidden`] values of each view).
-struct Activations {
-    us: [f32; MAX_HIDDEN],
-    them: [f32; MAX_HIDDEN],
+/// What a forward pass of a network `H` wide keeps for the backward pass.
+struct Activations<const H: usize> {
+    us: [f32; H],
+    them: [f32; H],
     output: f32,
 }
 
@@ -239,17 +236,18 @@ impl FloatNetwork {
         &self.params[at..at + hidden]
     }
 
-    fn forward_activations(&self, features: &Features) -> Activations {
+    /// The forward pass, with arrays of the network's width `H` (which the
+    /// callers match on once per position).
+    fn forward_activations<const H: usize>(&self, features: &Features) -> Activations<H> {
+        debug_assert_eq!(H, self.hidden());
         let blocks = self.blocks;
-        let hidden = blocks.hidden;
         let bias = &self.params[blocks.feature_bias..blocks.output_weights];
         let mut activations = Activations {
-            us: [0.0; MAX_HIDDEN],
-            them: [0.0; MAX_HIDDEN],
+            us: [0.0; H],
+            them: [0.0; H],
             output: self.params[blocks.output_bias + features.bucket],
         };
-        let us = &mut activations.us[..hidden];
-        let them = &mut activations.them[..hidden];
+        let (us, them) = (&mut activations.us, &mut activations.them);
         us.copy_from_slice(bias);
         them.copy_from_slice(bias);
         for i in 0..features.count {
@@ -261,8 +259,8 @@ impl FloatNetwork {
             }
         }
         let at = blocks.output_weights_of(features.bucket);
-        let (ours, theirs) = self.params[at..at + 2 * hidden].split_at(hidden);
-        for j in 0..hidden {
+        let (ours, theirs) = self.params[at..at + 2 * H].split_at(H);
+        for j in 0..H {
             activations.output += screlu(us[j]) * ours[j] + screlu(them[j]) * theirs[j];
         }
         activations
@@ -270,45 +268,61 @@ impl FloatNetwork {
 
     /// The network's output for a position (its evaluation divided by `SCALE`).
     pub fn forward(&self, features: &Features) -> f32 {
-        self.forward_activations(features).output
+        match self.hidden() {
+            128 => self.forward_activations::<128>(features).output,
+            256 => self.forward_activations::<256>(features).output,
+            hidden => unreachable!("a network {hidden} wide"),
+        }
     }
 
     /// Adds the loss gradient of one position to `gradient` and returns its loss.
     fn backward(&self, features: &Features, target: f32, gradient: &mut [f32]) -> f32 {
+        match self.hidden() {
+            128 => self.backward_at::<128>(features, target, gradient),
+            256 => self.backward_at::<256>(features, target, gradient),
+            hidden => unreachable!("a network {hidden} wide"),
+        }
+    }
+
+    /// [`FloatNetwork::backward`] for a network `H` wide.
+    fn backward_at<const H: usize>(
+        &self,
+        features: &Features,
+        target: f32,
+        gradient: &mut [f32],
+    ) -> f32 {
         let blocks = self.blocks;
-        let hidden = blocks.hidden;
-        let activations = self.forward_activations(features);
+        let activations = self.forward_activations::<H>(features);
         let prediction = sigmoid(activations.output);
         let error = prediction - target;
         let d_output = 2.0 * error * prediction * (1.0 - prediction);
         gradient[blocks.output_bias + features.bucket] += d_output;
         let at = blocks.output_weights_of(features.bucket);
-        let weights = &self.params[at..at + 2 * hidden];
-        let mut d_us = [0.0; MAX_HIDDEN];
-        let mut d_them = [0.0; MAX_HIDDEN];
-        let (d_us, d_them) = (&mut d_us[..hidden], &mut d_them[..hidden]);
+        let weights = &self.params[at..at + 2 * H];
+        let mut d_us = [0.0; H];
+        let mut d_them = [0.0; H];
         {
-            let (g_ours, g_theirs) = gradient[at..at + 2 * hidden].split_at_mut(hidden);
-            for j in 0..hidden {
+            let (g_ours, g_theirs) = gradient[at..at + 2 * H].split_at_mut(H);
+            for j in 0..H {
                 let (u, t) = (activations.us[j], activations.them[j]);
                 g_ours[j] += d_output * screlu(u);
                 g_theirs[j] += d_output * screlu(t);
                 let du = if u > 0.0 && u < 1.0 { 2.0 * u } else { 0.0 };
                 let dt = if t > 0.0 && t < 1.0 { 2.0 * t } else { 0.0 };
                 d_us[j] = d_output * weights[j] * du;
-                d_them[j] = d_output * weights[hidden + j] * dt;
+                d_them[j] = d_output * weights[H + j] * dt;
             }
         }
         for (g, (du, dt)) in gradient[blocks.feature_bias..blocks.output_weights]
             .iter_mut()
-            .zip(d_us.iter().zip(d_them.iter()))
+            .zip(d_us.iter().zip(&d_them))
         {
             *g += du + dt;
         }
         for i in 0..features.count {
-            for (view, delta) in [(features.us[i], &*d_us), (features.them[i], &*d_them)] {
-                let at = Blocks::FEATURE_WEIGHTS + usize::from(view) * hidden;
-                for (g, d) in gradient[at..at + hidden].iter_mut().zip(delta) {
+            for (view, delta) in [(features.us[i], &d_us), (features.them[i], &d_them)] {
+                let at = Blocks::FEATURE_WEIGHTS + usize::from(view) * H;
+                for (g, d) in gradient[at..at + H].iter_mut().zip(delta) {
                     *g += d;
                 }
             }
@@ -775,12 +789,24 @@ impl Trainer {
     /// Continues from a checkpoint written by [`Trainer::save_checkpoint`].
     pub fn resume(&mut self, path: &Path) -> std::io::Result<()> {
         let bytes = std::fs::read(path)?;
-        let expected = CHECKPOINT_MAGIC.len() + 24 + 3 * 4 * self.net.params.len();
-        if bytes.len() != expected || &bytes[..CHECKPOINT_MAGIC.len()] != CHECKPOINT_MAGIC {
+        let size_of = |parameters: usize| CHECKPOINT_MAGIC.len() + 24 + 3 * 4 * parameters;
+        if bytes.len() != size_of(self.net.params.len())
+            || &bytes[..CHECKPOINT_MAGIC.len()] != CHECKPOINT_MAGIC
+        {
+            let why = match HIDDEN_SIZES
+                .into_iter()
+                .find(|&hidden| bytes.len() == size_of(parameters(hidden)))
+            {
+                Some(hidden) if bytes.starts_with(CHECKPOINT_MAGIC) => format!(
+                    "it holds a network {hidden} wide and this run's is {} wide \
+                     (--hidden {hidden} resumes it)",
+                    self.net.hidden()
+                ),
+                _ => "it is not a checkpoint of this trainer".to_string(),
+            };
             return Err(std::io::Error::other(format!(
-                "{} is not a checkpoint of this network shape ({} wide)",
-                path.display(),
-                self.net.hidden()
+                "cannot resume from {}: {why}",
+                path.display()
             )));
         }
         let mut at = CHECKPOINT_MAGIC.len();

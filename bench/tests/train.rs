@@ -5,7 +5,7 @@ use bench::train::{
     Features, FloatNetwork, Settings, Trainer, load_records, mean_abs_eval, mean_loss, scale_output,
 };
 use sessa_engine::nnue::{
-    DEFAULT_HIDDEN, HIDDEN_SIZES, InputLayout, Kernel, Network, SCALE, Weights,
+    DEFAULT_HIDDEN, HIDDEN_SIZES, InputLayout, Kernel, Network, SCALE, Weights, file_bytes,
 };
 use shakmaty::{Board, Color, Piece, Role, Square};
 use std::path::PathBuf;
@@ -151,7 +151,11 @@ fn a_random_network_is_not_all_zero() {
     for hidden in HIDDEN_SIZES {
         let net = FloatNetwork::random(1, InputLayout::Plain, hidden);
         assert!(net.params.iter().any(|&w| w != 0.0));
-        assert_eq!(net.params.len(), bench::train::parameters(hidden));
+        // As many parameters as a network file of that width has values
+        // (the file: a 40-byte header, 16-bit weights and biases, 8 output
+        // biases of 32 bits, an 8-byte checksum).
+        let file_values = (file_bytes(hidden) - 40 - 8 - 8 * 4) / 2 + 8;
+        assert_eq!(net.params.len(), file_values);
         assert_eq!(net, FloatNetwork::random(1, InputLayout::Plain, hidden));
     }
 }
@@ -177,11 +181,19 @@ fn a_wider_network_trains_and_keeps_its_width_through_a_checkpoint() {
     trainer.save_checkpoint(&checkpoint).unwrap();
     let mut resumed = Trainer::new(fixture(), wide);
     resumed.resume(&checkpoint).unwrap();
+    assert_eq!(resumed.epochs_done, 1);
+    assert_eq!(resumed.net, trainer.net);
+    // The optimiser's state came back too: the next epoch is the same.
+    trainer.epoch();
+    resumed.epoch();
     assert_eq!(resumed.net, trainer.net);
     // A run set up 128 wide refuses the 256-wide checkpoint.
     let mut narrow = Trainer::new(fixture(), settings(2));
     let error = narrow.resume(&checkpoint).unwrap_err().to_string();
-    assert!(error.contains("128 wide"), "{error}");
+    assert!(
+        error.contains("a network 256 wide and this run's is 128 wide"),
+        "{error}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

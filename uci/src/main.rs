@@ -105,11 +105,7 @@ fn long_version() -> String {
     } else {
         features.join(" ")
     };
-    let kernel = match Kernel::detect() {
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2 => "AVX2",
-        Kernel::Portable => "portable",
-    };
+    let kernel = Kernel::detect().name();
     format!(
         "{}\ntarget: {} {}\ntarget features: {features}\nnetwork kernel: {kernel} (chosen at run time)\nnetwork: {}",
         env!("CARGO_PKG_VERSION"),

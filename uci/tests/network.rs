@@ -237,7 +237,8 @@ fn eval_file_plays_with_a_wider_network() {
     e.expect(
         |l| {
             l.starts_with("info string EvalFile: using network")
-                && l.contains("(768 → 256) × 2 → 1, plain inputs")
+                && l.contains("768->256x2->1, plain inputs")
+                && l.is_ascii()
         },
         PROMPT,
     );

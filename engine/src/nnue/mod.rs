@@ -68,10 +68,14 @@ pub const EVAL_LIMIT: Score = 20_000;
 
 /// Largest output weight for which `QA · w` fits 16 bits.
 pub(crate) const MAX_OUTPUT_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
-// Each half of the output layer sums `QA² · w` over at most 256 values in 32
-// bits (the two halves are added in 64).
-const _OUTPUT_HALF_FITS_I32: () =
-    assert!(256 * (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64) <= i32::MAX as i64);
+/// The widest first layer whose half of the output layer, `QA² · w` summed
+/// over its values, fits the 32 bits it is summed in (the two halves are
+/// added in 64); the kernels refuse wider layers at compile time.
+pub(crate) const MAX_SUMMED_WIDTH: usize = 256;
+const _OUTPUT_HALF_FITS_I32: () = assert!(
+    (MAX_SUMMED_WIDTH as i64) * (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64)
+        <= i32::MAX as i64
+);
 const MAGIC: [u8; 8] = *b"SESSANET";
 /// Version 1 had a single output (no buckets); version 2 had no input layout
 /// field (its inputs were always plain).
@@ -101,6 +105,15 @@ pub struct Network {
     /// The weights, of one of the widths in [`HIDDEN_SIZES`].
     pub weights: Weights,
 }
+
+// `Weights`, the accumulator stack's lines and the trainer have one case
+// per width: a width added here must be added to them.
+const _TWO_WIDTHS: () = assert!(
+    HIDDEN_SIZES.len() == 2
+        && HIDDEN_SIZES[0] == 128
+        && HIDDEN_SIZES[1] == 256
+        && DEFAULT_HIDDEN == 128
+);
 
 /// A network's weights, by the width of its first layer.
 #[derive(Clone, PartialEq, Eq)]
@@ -368,14 +381,14 @@ impl Network {
         }
     }
 
-    /// The network's shape in words, for messages: for example
-    /// `(768 → 128) × 2 → 1, plain inputs`.
+    /// The network's shape in words, for messages (in ASCII, as UCI
+    /// output should be): for example `768->128x2->1, plain inputs`.
     pub fn shape(&self) -> String {
         let inputs = match self.layout {
             InputLayout::Plain => "plain",
             InputLayout::KingMirrored => "king-mirrored",
         };
-        format!("({INPUTS} → {}) × 2 → 1, {inputs} inputs", self.hidden())
+        format!("{INPUTS}->{}x2->1, {inputs} inputs", self.hidden())
     }
 
     /// Reads a network file, checking its format version, width, size,
@@ -669,8 +682,8 @@ mod tests {
         let narrow = Network::embedded();
         let mut wide = widened(&narrow);
         assert_eq!(wide.hidden(), 256);
-        assert_eq!(wide.shape(), "(768 → 256) × 2 → 1, plain inputs");
-        assert_eq!(narrow.shape(), "(768 → 128) × 2 → 1, plain inputs");
+        assert_eq!(wide.shape(), "768->256x2->1, plain inputs");
+        assert_eq!(narrow.shape(), "768->128x2->1, plain inputs");
         let bytes = wide.to_bytes();
         assert_eq!(bytes.len(), file_bytes(256));
         assert_eq!(Network::from_bytes(&bytes).unwrap(), wide);
@@ -698,6 +711,26 @@ mod tests {
             })
             .count();
         assert!(moved > 0);
+    }
+
+    #[test]
+    fn headers_of_another_shape_are_refused_by_name() {
+        for (at, name) in [
+            (12, "inputs"),
+            (20, "output buckets"),
+            (24, "QA"),
+            (28, "QB"),
+            (32, "scale"),
+        ] {
+            let mut bytes = Network::embedded().to_bytes();
+            bytes[at] ^= 1;
+            match Network::from_bytes(&with_checksum(bytes)) {
+                Err(NetworkError::Header(why)) => {
+                    assert!(why.starts_with(&format!("{name} is ")), "{why}")
+                }
+                other => panic!("a changed {name} gave {other:?}"),
+            }
+        }
     }
 
     #[test]

@@ -14,12 +14,23 @@ const LANES: usize = 16;
 pub enum Kernel {
     /// Plain Rust loops (the compiler may still vectorise them).
     Portable,
-    /// 256-bit AVX2 integer instructions.
+    /// 256-bit AVX2 integer instructions. Only [`Kernel::detect`] makes it
+    /// (other crates cannot), so that it never runs on a CPU without AVX2.
     #[cfg(target_arch = "x86_64")]
+    #[non_exhaustive]
     Avx2,
 }
 
 impl Kernel {
+    /// The kernel's name, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => "AVX2",
+        }
+    }
+
     /// The fastest kernel this CPU runs.
     pub fn detect() -> Kernel {
         #[cfg(target_arch = "x86_64")]
@@ -61,6 +72,7 @@ impl Kernel {
     /// fits 32 bits: `256 · QA² · 128 < 2³¹`).
     #[inline]
     pub fn screlu_dot<const H: usize>(self, values: &[i16; H], weights: &[i16; H]) -> i32 {
+        const { assert!(H <= super::MAX_SUMMED_WIDTH) };
         match self {
             Kernel::Portable => screlu_dot_portable(values, weights),
             // SAFETY: this kernel is only chosen when the CPU has AVX2.
