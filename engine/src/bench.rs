@@ -3,10 +3,12 @@
 
 use crate::board::Board;
 use crate::engine::Engine;
+use crate::nnue::Network;
 use crate::report::SearchEvent;
 use crate::time::Limits;
 use crossbeam::channel::unbounded;
 use shakmaty::CastlingMode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Default bench depth.
@@ -92,11 +94,13 @@ impl BenchReport {
     }
 }
 
-/// Searches every bench position to `depth` with `threads` search threads,
-/// the table (`hash_mb` MB) and histories fresh for each position. With one
-/// thread the node count is deterministic.
-pub fn run(depth: u32, hash_mb: usize, threads: usize) -> BenchReport {
+/// Searches every bench position to `depth` with `threads` search threads
+/// and the network `net`, the table (`hash_mb` MB) and histories fresh for
+/// each position. With one thread the node count is deterministic; with the
+/// built-in network it is the build's signature.
+pub fn run(depth: u32, hash_mb: usize, threads: usize, net: Arc<Network>) -> BenchReport {
     let mut engine = Engine::new();
+    engine.set_network(net);
     engine.set_hash(hash_mb).expect("allocating the bench hash");
     engine.set_threads(threads);
     let limits = Limits {
@@ -151,9 +155,21 @@ mod tests {
 
     #[test]
     fn node_count_is_deterministic() {
-        let a = run(4, 4, 1);
-        let b = run(4, 4, 1);
+        let a = run(4, 4, 1, Network::embedded());
+        let b = run(4, 4, 1, Network::embedded());
         assert_eq!(a.nodes, b.nodes);
         assert_eq!(a.lines, b.lines);
+    }
+
+    #[test]
+    fn a_network_that_evaluates_alike_benches_alike() {
+        let narrow = run(5, 4, 1, Network::embedded());
+        let wide = run(
+            5,
+            4,
+            1,
+            Arc::new(crate::nnue::widened(&Network::embedded())),
+        );
+        assert_eq!(wide.lines, narrow.lines);
     }
 }

@@ -43,6 +43,11 @@ enum Command {
         /// Hash size in MB, cleared before each position.
         #[arg(long, default_value_t = DEFAULT_HASH_MB)]
         hash: usize,
+        /// Search with this network file instead of the built-in one (to
+        /// compare networks' speed; the node count is then that network's,
+        /// not the build's signature).
+        #[arg(long)]
+        net: Option<std::path::PathBuf>,
     },
     /// Count the leaf nodes of the move tree (the root moves run in parallel).
     Perft {
@@ -127,10 +132,8 @@ fn main() -> ExitCode {
             depth,
             threads,
             hash,
-        }) => {
-            run_bench(depth, threads, hash);
-            ExitCode::SUCCESS
-        }
+            net,
+        }) => run_bench(depth, threads, hash, net.as_deref()),
         Some(Command::Perft {
             depth,
             fen,
@@ -151,8 +154,31 @@ fn main() -> ExitCode {
     }
 }
 
-fn run_bench(depth: u32, threads: usize, hash: usize) {
-    let report = bench::run(depth.max(1), hash.max(1), threads.clamp(1, MAX_THREADS));
+fn run_bench(depth: u32, threads: usize, hash: usize, net: Option<&std::path::Path>) -> ExitCode {
+    let net = match net {
+        None => Network::embedded(),
+        Some(path) => match Network::load(path) {
+            Ok(net) => {
+                println!(
+                    "network {} ({}) from {}",
+                    net.file_name(),
+                    net.shape(),
+                    path.display()
+                );
+                std::sync::Arc::new(net)
+            }
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    let report = bench::run(
+        depth.max(1),
+        hash.max(1),
+        threads.clamp(1, MAX_THREADS),
+        net,
+    );
     for (index, line) in report.lines.iter().enumerate() {
         println!(
             "{:>2} {:>10} nodes  bestmove {:<6} {}",
@@ -164,6 +190,7 @@ fn run_bench(depth: u32, threads: usize, hash: usize) {
     }
     println!("time {} ms", report.elapsed.as_millis());
     println!("{} nodes {} nps", report.nodes, report.nps());
+    ExitCode::SUCCESS
 }
 
 fn run_perft(depth: u32, fen: &str, divide_by_move: bool, chess960: bool) -> ExitCode {

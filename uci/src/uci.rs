@@ -637,6 +637,7 @@ impl Session {
             depth,
             sessa_engine::engine::DEFAULT_HASH_MB,
             self.engine.threads(),
+            Arc::clone(self.engine.network()),
         );
         self.send(&format!("{} nodes {} nps", report.nodes, report.nps()));
     }

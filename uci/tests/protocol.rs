@@ -974,6 +974,61 @@ fn sessa_bench_ends_with_the_openbench_line() {
 }
 
 #[test]
+fn sessa_bench_searches_with_another_network_file_or_refuses_it() {
+    let dir = std::env::temp_dir().join(format!("sessa-bench-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bench = |net: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_sessa"))
+            .args(["bench", "--depth", "3", "--net"])
+            .arg(net)
+            .output()
+            .expect("running sessa bench --net")
+    };
+    let last_line = |output: &std::process::Output| {
+        let stdout = String::from_utf8(output.stdout.clone()).unwrap();
+        stdout.lines().last().unwrap_or_default().to_string()
+    };
+    let built_in = Command::new(env!("CARGO_BIN_EXE_sessa"))
+        .args(["bench", "--depth", "3"])
+        .output()
+        .unwrap();
+    let nodes = |line: &str| line.split_whitespace().next().map(str::to_string);
+    // The built-in network's own file: the same search.
+    let same = dir.join("same.nnue");
+    std::fs::write(&same, sessa_engine::nnue::Network::embedded().to_bytes()).unwrap();
+    let output = bench(&same);
+    assert!(output.status.success());
+    assert!(
+        String::from_utf8_lossy(&output.stdout).starts_with("network sessa-"),
+        "{output:?}"
+    );
+    assert_eq!(nodes(&last_line(&output)), nodes(&last_line(&built_in)));
+    // Another network (the output biases moved): another search.
+    let mut shifted = (*sessa_engine::nnue::Network::embedded()).clone();
+    let sessa_engine::nnue::Weights::Hidden128(layers) = &mut shifted.weights else {
+        panic!("the built-in network is 128 wide");
+    };
+    for bias in layers.output_bias.iter_mut() {
+        *bias += 40 * 255 * 64 / 400;
+    }
+    let other = dir.join("other.nnue");
+    std::fs::write(&other, shifted.to_bytes()).unwrap();
+    let output = bench(&other);
+    assert!(output.status.success());
+    assert_ne!(nodes(&last_line(&output)), nodes(&last_line(&built_in)));
+    // A file that is no network: an error exit that names it.
+    let broken = dir.join("broken.nnue");
+    std::fs::write(&broken, b"not a network").unwrap();
+    let output = bench(&broken);
+    assert!(!output.status.success());
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("broken.nnue"),
+        "{output:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_closed_stdout_ends_the_engine_quietly() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sessa"))
         .stdin(Stdio::piped())
