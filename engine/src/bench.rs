@@ -163,13 +163,9 @@ mod tests {
 
     #[test]
     fn a_network_that_evaluates_alike_benches_alike() {
-        let narrow = run(5, 4, 1, Network::embedded());
-        let wide = run(
-            5,
-            4,
-            1,
-            Arc::new(crate::nnue::widened(&Network::embedded())),
-        );
+        let narrow = Arc::new(crate::nnue::narrow_test_network());
+        let wide = run(5, 4, 1, Arc::new(crate::nnue::widened(&narrow)));
+        let narrow = run(5, 4, 1, narrow);
         assert_eq!(wide.lines, narrow.lines);
     }
 }

@@ -1545,7 +1545,7 @@ mod tests {
     /// Searches positions full of castling on both wings, en passant,
     /// promotions and under-promotions (with and without a capture), king
     /// walks across the d/e line and null moves, with the built-in network,
-    /// its weights read as a king-mirrored one, and both widened to 256; a
+    /// its weights read as a king-mirrored one, and both narrowed to 128; a
     /// build with debug assertions checks at every node that the
     /// incremental accumulators equal fresh ones.
     #[test]
@@ -1553,8 +1553,8 @@ mod tests {
         let mut mirrored = (*Network::embedded()).clone();
         mirrored.layout = crate::nnue::InputLayout::KingMirrored;
         let networks = [
-            Arc::new(crate::nnue::widened(&Network::embedded())),
-            Arc::new(crate::nnue::widened(&mirrored)),
+            Arc::new(crate::nnue::narrowed(&Network::embedded())),
+            Arc::new(crate::nnue::narrowed(&mirrored)),
             Network::embedded(),
             Arc::new(mirrored),
         ];
@@ -1596,11 +1596,12 @@ mod tests {
         }
     }
 
-    /// A 256-wide network that evaluates exactly as the built-in one (its
+    /// A 256-wide network that evaluates exactly as a 128-wide one (its
     /// extra lanes have output weights of zero) searches exactly as it does.
     #[test]
     fn a_widened_network_searches_as_the_narrow_one() {
-        let wide = Arc::new(crate::nnue::widened(&Network::embedded()));
+        let narrow = Arc::new(crate::nnue::narrow_test_network());
+        let wide = Arc::new(crate::nnue::widened(&narrow));
         for fen in &crate::bench::BENCH_POSITIONS[..4] {
             let run = |net: &Arc<Network>| {
                 let tt = TranspositionTable::new(8).unwrap();
@@ -1614,7 +1615,7 @@ mod tests {
                 let result = Worker::new(board, &tt, &shared, &mut tables, setup, None).search();
                 (result.best, result.score, result.nodes)
             };
-            assert_eq!(run(&wide), run(&Network::embedded()), "{fen}");
+            assert_eq!(run(&wide), run(&narrow), "{fen}");
         }
     }
 

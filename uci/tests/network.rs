@@ -83,8 +83,8 @@ fn eval_file_loads_a_network_and_refuses_bad_ones() {
     // Another valid network: the built-in one with the output bias moved by
     // one centipawn's worth changes the evaluation by about that much.
     let mut shifted = (*sessa_engine::nnue::Network::embedded()).clone();
-    let sessa_engine::nnue::Weights::Hidden128(layers) = &mut shifted.weights else {
-        panic!("the built-in network is 128 wide");
+    let sessa_engine::nnue::Weights::Hidden256(layers) = &mut shifted.weights else {
+        panic!("the built-in network is 256 wide");
     };
     for bias in layers.output_bias.iter_mut() {
         *bias += 10 * 255 * 64 / 400;
@@ -195,17 +195,37 @@ fn eval_file_names_an_old_format_and_plays_with_a_king_mirrored_network() {
 }
 
 #[test]
-fn eval_file_plays_with_a_wider_network() {
+fn eval_file_plays_networks_of_both_widths() {
     use sessa_engine::nnue::{InputLayout, Layers, Network, Weights};
     let mut e = Engine::start();
     e.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
-    let (built_in_score, _) = eval(&mut e);
-    // The built-in weights in the first 128 of 256 units, the other units
-    // with biases and weights but no output weights: the same evaluations.
-    let narrow = Network::embedded();
-    let Weights::Hidden128(narrow) = &narrow.weights else {
-        panic!("the built-in network is 128 wide");
+    // A 128-wide network: the first 128 of the built-in network's 256 units.
+    let built_in = Network::embedded();
+    let Weights::Hidden256(built_in) = &built_in.weights else {
+        panic!("the built-in network is 256 wide");
     };
+    let mut narrow = Layers::<128>::zeroed();
+    for (row, built_in_row) in narrow
+        .feature_weights
+        .iter_mut()
+        .zip(&built_in.feature_weights)
+    {
+        row.copy_from_slice(&built_in_row[..128]);
+    }
+    narrow
+        .feature_bias
+        .copy_from_slice(&built_in.feature_bias[..128]);
+    for (half, built_in_half) in narrow
+        .output_weights
+        .iter_mut()
+        .flatten()
+        .zip(built_in.output_weights.iter().flatten())
+    {
+        half.copy_from_slice(&built_in_half[..128]);
+    }
+    narrow.output_bias = built_in.output_bias;
+    // The same units in the first 128 of 256, the other units with biases
+    // and weights but no output weights: the same evaluations.
     let mut wide = Layers::<256>::zeroed();
     for (i, (wide_row, row)) in wide
         .feature_weights
@@ -227,30 +247,41 @@ fn eval_file_plays_with_a_wider_network() {
         wide_half[..128].copy_from_slice(half);
     }
     wide.output_bias = narrow.output_bias;
+    let narrow = Network {
+        layout: InputLayout::Plain,
+        weights: Weights::Hidden128(narrow),
+    };
     let wide = Network {
         layout: InputLayout::Plain,
         weights: Weights::Hidden256(wide),
     };
-    let path = temporary("wide.nnue");
-    std::fs::write(&path, wide.to_bytes()).unwrap();
-    e.send(&format!("setoption name EvalFile value {}", path.display()));
-    e.expect(
-        |l| {
-            l.starts_with("info string EvalFile: using network")
-                && l.contains("768->256x2->1, plain inputs")
-                && l.is_ascii()
-        },
-        PROMPT,
-    );
-    let (score, name) = eval(&mut e);
-    assert_eq!((score, name), (built_in_score, wide.file_name()));
-    // A search with it (debug builds check the incremental accumulators
-    // against fresh ones after every move).
-    e.send("go depth 8");
-    let (_, _, lines) = e.bestmove(PROMPT * 10);
-    assert!(
-        lines.iter().all(|l| !l.contains("internal error")),
-        "{lines:?}"
-    );
-    std::fs::remove_file(path).unwrap();
+    let mut narrow_score = None;
+    for (net, shape) in [
+        (&narrow, "768->128x2->1, plain inputs"),
+        (&wide, "768->256x2->1, plain inputs"),
+    ] {
+        let path = temporary(&format!("width-{}.nnue", net.hidden()));
+        std::fs::write(&path, net.to_bytes()).unwrap();
+        e.send(&format!("setoption name EvalFile value {}", path.display()));
+        e.expect(
+            |l| {
+                l.starts_with("info string EvalFile: using network")
+                    && l.contains(shape)
+                    && l.is_ascii()
+            },
+            PROMPT,
+        );
+        let (score, name) = eval(&mut e);
+        assert_eq!(name, net.file_name());
+        assert_eq!(*narrow_score.get_or_insert(score), score, "{shape}");
+        // A search with it (debug builds check the incremental accumulators
+        // against fresh ones after every move).
+        e.send("go depth 8");
+        let (_, _, lines) = e.bestmove(PROMPT * 10);
+        assert!(
+            lines.iter().all(|l| !l.contains("internal error")),
+            "{lines:?}"
+        );
+        std::fs::remove_file(path).unwrap();
+    }
 }

@@ -1005,8 +1005,8 @@ fn sessa_bench_searches_with_another_network_file_or_refuses_it() {
     assert_eq!(nodes(&last_line(&output)), nodes(&last_line(&built_in)));
     // Another network (the output biases moved): another search.
     let mut shifted = (*sessa_engine::nnue::Network::embedded()).clone();
-    let sessa_engine::nnue::Weights::Hidden128(layers) = &mut shifted.weights else {
-        panic!("the built-in network is 128 wide");
+    let sessa_engine::nnue::Weights::Hidden256(layers) = &mut shifted.weights else {
+        panic!("the built-in network is 256 wide");
     };
     for bias in layers.output_bias.iter_mut() {
         *bias += 40 * 255 * 64 / 400;

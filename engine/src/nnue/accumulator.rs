@@ -486,20 +486,20 @@ mod tests {
         }
     }
 
-    /// The embedded network, the same weights read as a king-mirrored
-    /// network, and both widened to 256, so that both layouts' and both
-    /// widths' updates are checked.
+    /// The embedded network (256 wide), the same weights read as a
+    /// king-mirrored network, and both narrowed to 128, so that both
+    /// layouts' and both widths' updates are checked.
     fn networks() -> [Arc<Network>; 4] {
         let plain = Network::embedded();
         let mut mirrored = (*plain).clone();
         mirrored.layout = InputLayout::KingMirrored;
-        let wide = crate::nnue::widened(&plain);
-        let wide_mirrored = crate::nnue::widened(&mirrored);
+        let narrow = crate::nnue::narrowed(&plain);
+        let narrow_mirrored = crate::nnue::narrowed(&mirrored);
         [
             plain,
             Arc::new(mirrored),
-            Arc::new(wide),
-            Arc::new(wide_mirrored),
+            Arc::new(narrow),
+            Arc::new(narrow_mirrored),
         ]
     }
 

@@ -50,7 +50,7 @@ pub const INPUTS: usize = 768;
 pub const HIDDEN_SIZES: [usize; 2] = [128, 256];
 /// The first layer's width of the shipped network and of the trainer's
 /// networks unless told otherwise.
-pub const DEFAULT_HIDDEN: usize = 128;
+pub const DEFAULT_HIDDEN: usize = 256;
 /// Output buckets: sets of output weights, chosen by the number of pieces.
 pub const OUTPUT_BUCKETS: usize = 8;
 /// Quantisation of the first layer: a weight of 1.0 is stored as `QA`.
@@ -91,8 +91,8 @@ pub const fn file_bytes(hidden: usize) -> usize {
 }
 
 /// The network shipped inside the binary.
-pub const EMBEDDED_NAME: &str = "sessa-c59edbfc7915.nnue";
-static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/sessa-c59edbfc7915.nnue");
+pub const EMBEDDED_NAME: &str = "sessa-0da2f40724ec.nnue";
+static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/sessa-0da2f40724ec.nnue");
 static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
     Arc::new(Network::from_bytes(EMBEDDED_BYTES).expect("the embedded network is valid"))
 });
@@ -112,15 +112,15 @@ const _TWO_WIDTHS: () = assert!(
     HIDDEN_SIZES.len() == 2
         && HIDDEN_SIZES[0] == 128
         && HIDDEN_SIZES[1] == 256
-        && DEFAULT_HIDDEN == 128
+        && DEFAULT_HIDDEN == 256
 );
 
 /// A network's weights, by the width of its first layer.
 #[derive(Clone, PartialEq, Eq)]
 pub enum Weights {
-    /// A first layer 128 wide (the shipped networks).
+    /// A first layer 128 wide (the networks of generations 1 to 4).
     Hidden128(Box<Layers<128>>),
-    /// A first layer 256 wide.
+    /// A first layer 256 wide (the shipped network, since generation 5).
     Hidden256(Box<Layers<256>>),
 }
 
@@ -516,6 +516,39 @@ impl Network {
     }
 }
 
+/// The first 128 lanes of a 256-wide `net` (its first layer's weights and
+/// biases and their output weights): a 128-wide network that evaluates
+/// sensibly, though not as `net` does, for the tests of the 128-wide code.
+#[cfg(test)]
+pub(crate) fn narrowed(net: &Network) -> Network {
+    let Weights::Hidden256(wide) = &net.weights else {
+        panic!("narrowing a network that is not 256 wide");
+    };
+    let mut narrow = Layers::<128>::zeroed();
+    for (row, wide_row) in narrow.feature_weights.iter_mut().zip(&wide.feature_weights) {
+        row.copy_from_slice(&wide_row[..128]);
+    }
+    narrow
+        .feature_bias
+        .copy_from_slice(&wide.feature_bias[..128]);
+    for (halves, wide_halves) in narrow.output_weights.iter_mut().zip(&wide.output_weights) {
+        for (half, wide_half) in halves.iter_mut().zip(wide_halves) {
+            half.copy_from_slice(&wide_half[..128]);
+        }
+    }
+    narrow.output_bias = wide.output_bias;
+    Network {
+        layout: net.layout,
+        weights: Weights::Hidden128(narrow),
+    }
+}
+
+/// The built-in network narrowed to 128 lanes ([`narrowed`]).
+#[cfg(test)]
+pub(crate) fn narrow_test_network() -> Network {
+    narrowed(&Network::embedded())
+}
+
 /// `net` widened to 256: its first layer's weights in the first 128 lanes,
 /// pseudo-random ones in the others, whose output weights are zero, so that
 /// it evaluates exactly as `net` does while every lane is updated (a check
@@ -631,11 +664,11 @@ mod tests {
         net
     }
 
-    /// The weights of a 128-wide network, to edit.
-    fn narrow_mut(net: &mut Network) -> &mut Layers<128> {
+    /// The weights of a 256-wide network (the built-in one), to edit.
+    fn wide_mut(net: &mut Network) -> &mut Layers<256> {
         match &mut net.weights {
-            Weights::Hidden128(layers) => layers,
-            Weights::Hidden256(_) => panic!("a 256-wide network"),
+            Weights::Hidden256(layers) => layers,
+            Weights::Hidden128(_) => panic!("a 128-wide network"),
         }
     }
 
@@ -679,7 +712,7 @@ mod tests {
 
     #[test]
     fn a_wider_network_round_trips_and_reads_every_lane() {
-        let narrow = Network::embedded();
+        let narrow = narrow_test_network();
         let mut wide = widened(&narrow);
         assert_eq!(wide.hidden(), 256);
         assert_eq!(wide.shape(), "768->256x2->1, plain inputs");
@@ -741,8 +774,17 @@ mod tests {
             Err(NetworkError::Header(why)) => assert!(why.contains("hidden size is 192"), "{why}"),
             other => panic!("a 192-wide header gave {other:?}"),
         }
-        // A 256-wide header on a file of 128-wide size.
+        // A 128-wide header on a file of 256-wide size, and the reverse.
         let mut bytes = Network::embedded().to_bytes();
+        bytes[16..20].copy_from_slice(&128u32.to_le_bytes());
+        assert_eq!(
+            Network::from_bytes(&with_checksum(bytes)),
+            Err(NetworkError::Size {
+                expected: file_bytes(128),
+                found: file_bytes(256)
+            })
+        );
+        let mut bytes = narrow_test_network().to_bytes();
         bytes[16..20].copy_from_slice(&256u32.to_le_bytes());
         assert_eq!(
             Network::from_bytes(&with_checksum(bytes)),
@@ -866,7 +908,7 @@ mod tests {
     #[test]
     fn oversized_output_weights_are_refused() {
         let mut net = (*Network::embedded()).clone();
-        narrow_mut(&mut net).output_weights[3][1][5] = MAX_OUTPUT_WEIGHT + 1;
+        wide_mut(&mut net).output_weights[3][1][5] = MAX_OUTPUT_WEIGHT + 1;
         assert_eq!(
             Network::from_bytes(&net.to_bytes()),
             Err(NetworkError::OutputWeight(MAX_OUTPUT_WEIGHT + 1))
@@ -891,7 +933,7 @@ mod tests {
         let base = Network::embedded();
         let mut other = (*base).clone();
         // Only the bucket of positions with 6 to 9 pieces is moved.
-        narrow_mut(&mut other).output_bias[1] += 100 * QA * QB / SCALE;
+        wide_mut(&mut other).output_bias[1] += 100 * QA * QB / SCALE;
         assert_eq!(other.evaluate_position(&pos), base.evaluate_position(&pos));
         let endgame: Chess = "8/4k3/4p3/8/3PK3/8/5N2/6R1 w - - 0 1"
             .parse::<shakmaty::fen::Fen>()
