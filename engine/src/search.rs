@@ -1553,7 +1553,7 @@ mod tests {
         let mut mirrored = (*Network::embedded()).clone();
         mirrored.layout = crate::nnue::InputLayout::KingMirrored;
         let networks = [
-            Arc::new(crate::nnue::narrowed(&Network::embedded())),
+            Arc::new(crate::nnue::narrow_test_network()),
             Arc::new(crate::nnue::narrowed(&mirrored)),
             Network::embedded(),
             Arc::new(mirrored),

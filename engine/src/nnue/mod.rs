@@ -775,24 +775,20 @@ mod tests {
             other => panic!("a 192-wide header gave {other:?}"),
         }
         // A 128-wide header on a file of 256-wide size, and the reverse.
-        let mut bytes = Network::embedded().to_bytes();
-        bytes[16..20].copy_from_slice(&128u32.to_le_bytes());
-        assert_eq!(
-            Network::from_bytes(&with_checksum(bytes)),
-            Err(NetworkError::Size {
-                expected: file_bytes(128),
-                found: file_bytes(256)
-            })
-        );
-        let mut bytes = narrow_test_network().to_bytes();
-        bytes[16..20].copy_from_slice(&256u32.to_le_bytes());
-        assert_eq!(
-            Network::from_bytes(&with_checksum(bytes)),
-            Err(NetworkError::Size {
-                expected: file_bytes(256),
-                found: file_bytes(128)
-            })
-        );
+        for (net, header_width) in [
+            (Network::embedded(), 128u32),
+            (Arc::new(narrow_test_network()), 256),
+        ] {
+            let mut bytes = net.to_bytes();
+            bytes[16..20].copy_from_slice(&header_width.to_le_bytes());
+            assert_eq!(
+                Network::from_bytes(&with_checksum(bytes)),
+                Err(NetworkError::Size {
+                    expected: file_bytes(header_width as usize),
+                    found: file_bytes(net.hidden())
+                })
+            );
+        }
     }
 
     #[test]
