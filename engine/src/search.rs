@@ -171,6 +171,10 @@ pub struct Worker<'a> {
     nodes_flushed: u64,
     seldepth: usize,
     stopped: bool,
+    /// A root move that beat the first move searched in a pass of the
+    /// current iteration, with its score and line: if the clock aborts the
+    /// iteration, it is played instead of the last finished iteration's move.
+    iteration_improvement: Option<RootMove>,
     /// Histories and caches kept from earlier searches of the game.
     tables: &'a mut ThreadTables,
     /// What the search keeps about each ply of the current line.
@@ -244,6 +248,7 @@ impl<'a> Worker<'a> {
             nodes_flushed: 0,
             seldepth: 0,
             stopped: false,
+            iteration_improvement: None,
             tables,
             stack: SearchStack::default(),
             accumulators: AccumulatorStack::default(),
@@ -319,6 +324,11 @@ impl<'a> Worker<'a> {
             return result;
         }
         let line_count = self.setup.multipv.clamp(1, root_moves.len());
+        self.stack[0].static_eval = (!self.board.in_check()).then(|| {
+            let entry = self.tt.probe(self.board.key(), 0);
+            let raw = self.raw_eval(entry);
+            self.corrected_eval(raw)
+        });
         // The scores of the last finished iteration's lines, best first.
         let mut previous_scores = vec![0; line_count];
         let max_depth = self.setup.max_depth.clamp(1, MAX_PLY as u32 - 1);
@@ -327,11 +337,23 @@ impl<'a> Worker<'a> {
                 continue;
             }
             self.seldepth = 0;
+            self.iteration_improvement = None;
             let scored =
                 self.search_lines(&mut root_moves, line_count, depth as i32, &previous_scores);
-            // An aborted iteration is thrown away; in the first one, keep
-            // the lines that got a score, if any did.
+            // An aborted iteration is thrown away, but for a single line a
+            // move that proved better than the first one searched is played;
+            // in the first iteration, keep the lines that got a score, if
+            // any did.
             if self.stopped && (depth > 1 || scored == 0) {
+                if line_count == 1
+                    && let Some(improvement) = self.iteration_improvement.take()
+                    && result.best != Some(improvement.mv)
+                {
+                    result.lines = vec![improvement.line()];
+                    result.best = Some(improvement.mv);
+                    result.score = result.lines[0].score;
+                    self.report_iteration(result.depth, &result.lines);
+                }
                 break;
             }
             let lines = &mut root_moves[..scored];
@@ -607,6 +629,13 @@ impl<'a> Worker<'a> {
                 if score > alpha {
                     alpha = score;
                     self.stack.update_pv(0, m);
+                    if index > 0 {
+                        self.iteration_improvement = Some(RootMove {
+                            score,
+                            pv: self.root_pv(m),
+                            ..root_move.clone()
+                        });
+                    }
                     if score >= beta {
                         break;
                     }
@@ -714,11 +743,11 @@ impl<'a> Worker<'a> {
             (eval, _) => eval.unwrap_or(-INFINITY),
         };
         self.stack[ply].static_eval = static_eval;
-        let improving = match (static_eval, self.stack.back(ply, 2).static_eval) {
-            (Some(now), Some(before)) => now > before,
-            (Some(_), None) => true,
-            _ => false,
-        };
+        let improving = is_improving(
+            static_eval,
+            self.stack.back(ply, 2).static_eval,
+            self.stack.back(ply, 4).static_eval,
+        );
 
         // Step 7. Pruning before any move is searched.
         if !pv_node && !in_check && excluded.is_none() {
@@ -1428,6 +1457,18 @@ enum Singularity {
     Cutoff(Score),
 }
 
+/// Whether the static evaluation `now` rose since this side's last move
+/// (`before`, two plies back), or since the move before that (`earlier`,
+/// four plies back) when the side was in check two plies back. In check
+/// now, a position is not improving; with nothing to compare, it is.
+fn is_improving(now: Option<Score>, before: Option<Score>, earlier: Option<Score>) -> bool {
+    match (now, before, earlier) {
+        (Some(now), Some(before), _) | (Some(now), None, Some(before)) => now > before,
+        (Some(_), None, None) => true,
+        (None, _, _) => false,
+    }
+}
+
 /// The plies of a mate in `moves` moves, at most [`MAX_PLY`].
 fn mate_plies(moves: u32) -> Score {
     let plies = moves
@@ -1479,6 +1520,56 @@ mod tests {
         let result = Worker::new(board.clone(), &tt, &shared, &mut tables, params, None).search();
         let best = result_to_uci(&board, &result).0;
         (result, best)
+    }
+
+    #[test]
+    fn improving_looks_past_a_check_two_plies_back() {
+        assert!(is_improving(Some(10), Some(0), Some(50)));
+        assert!(!is_improving(Some(10), Some(10), None));
+        // In check two plies back: compare with four plies back.
+        assert!(is_improving(Some(10), None, Some(0)));
+        assert!(!is_improving(Some(10), None, Some(20)));
+        assert!(is_improving(Some(10), None, None));
+        assert!(!is_improving(None, Some(-100), Some(-100)));
+    }
+
+    #[test]
+    fn an_aborted_iteration_plays_a_move_proven_better_than_the_last_best() {
+        // WAC.001: the search changes its mind between two depths.
+        let fen = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
+        let board = Board::from_fen(fen, CastlingMode::Standard).unwrap();
+        let run = |setup: SearchSetup| {
+            let tt = TranspositionTable::new(8).unwrap();
+            let shared = SharedState::default();
+            let mut tables = ThreadTables::default();
+            Worker::new(board.clone(), &tt, &shared, &mut tables, setup, None).search()
+        };
+        let mut before = run(SearchSetup::depth(2));
+        let after = loop {
+            let next = run(SearchSetup::depth(before.depth + 1));
+            if next.best != before.best {
+                break next;
+            }
+            assert!(next.depth < 12, "the test needs a change of mind");
+            before = next;
+        };
+        // Stopped inside the deeper iteration, at some point the search has
+        // proved that iteration's move better than the shallower one's.
+        let step = ((after.nodes - before.nodes) / 100).max(1);
+        let switched = (before.nodes..after.nodes)
+            .step_by(step as usize)
+            .any(|limit| {
+                let stopped = run(SearchSetup {
+                    nodes: Some(limit),
+                    ..SearchSetup::depth(after.depth)
+                });
+                assert_eq!(stopped.lines[0].pv.first().copied(), stopped.best);
+                stopped.depth == before.depth && stopped.best == after.best
+            });
+        assert!(
+            switched,
+            "never played the better move of the deeper iteration"
+        );
     }
 
     #[test]
