@@ -1484,20 +1484,18 @@ mod tests {
     use crate::report::result_to_uci;
     use shakmaty::CastlingMode;
 
-    fn search(fen: &str, depth: u32) -> (SearchResult, Option<String>) {
-        let board = Board::from_fen(fen, CastlingMode::Standard).unwrap();
+    /// One thread's search of `board` with an 8 MB table and histories of
+    /// its own.
+    fn fresh_search(board: &Board, setup: SearchSetup) -> SearchResult {
         let tt = TranspositionTable::new(8).unwrap();
         let shared = SharedState::default();
         let mut tables = ThreadTables::default();
-        let mut worker = Worker::new(
-            board.clone(),
-            &tt,
-            &shared,
-            &mut tables,
-            SearchSetup::depth(depth),
-            None,
-        );
-        let result = worker.search();
+        Worker::new(board.clone(), &tt, &shared, &mut tables, setup, None).search()
+    }
+
+    fn search(fen: &str, depth: u32) -> (SearchResult, Option<String>) {
+        let board = Board::from_fen(fen, CastlingMode::Standard).unwrap();
+        let result = fresh_search(&board, SearchSetup::depth(depth));
         let best = result_to_uci(&board, &result).0;
         (result, best)
     }
@@ -1538,12 +1536,7 @@ mod tests {
         // WAC.001: the search changes its mind between two depths.
         let fen = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
         let board = Board::from_fen(fen, CastlingMode::Standard).unwrap();
-        let run = |setup: SearchSetup| {
-            let tt = TranspositionTable::new(8).unwrap();
-            let shared = SharedState::default();
-            let mut tables = ThreadTables::default();
-            Worker::new(board.clone(), &tt, &shared, &mut tables, setup, None).search()
-        };
+        let run = |setup: SearchSetup| fresh_search(&board, setup);
         let mut before = run(SearchSetup::depth(2));
         let after = loop {
             let next = run(SearchSetup::depth(before.depth + 1));
@@ -1668,21 +1661,13 @@ mod tests {
             .map(|case| (net, case))
         }) {
             let board = Board::from_fen(fen, mode).unwrap();
-            let tt = TranspositionTable::new(8).unwrap();
-            let shared = SharedState::default();
-            let mut tables = ThreadTables::default();
-            let result = Worker::new(
-                board,
-                &tt,
-                &shared,
-                &mut tables,
+            let result = fresh_search(
+                &board,
                 SearchSetup {
                     net: Arc::clone(net),
                     ..SearchSetup::depth(6)
                 },
-                None,
-            )
-            .search();
+            );
             assert!(result.best.is_some(), "{fen} with {:?}", net.layout);
         }
     }
@@ -1694,16 +1679,13 @@ mod tests {
         let narrow = Arc::new(crate::nnue::narrow_test_network());
         let wide = Arc::new(crate::nnue::widened(&narrow));
         for fen in &crate::bench::BENCH_POSITIONS[..4] {
+            let board = Board::from_fen(fen, CastlingMode::Standard).unwrap();
             let run = |net: &Arc<Network>| {
-                let tt = TranspositionTable::new(8).unwrap();
-                let shared = SharedState::default();
-                let mut tables = ThreadTables::default();
-                let board = Board::from_fen(fen, CastlingMode::Standard).unwrap();
                 let setup = SearchSetup {
                     net: Arc::clone(net),
                     ..SearchSetup::depth(7)
                 };
-                let result = Worker::new(board, &tt, &shared, &mut tables, setup, None).search();
+                let result = fresh_search(&board, setup);
                 (result.best, result.score, result.nodes)
             };
             assert_eq!(run(&wide), run(&narrow), "{fen}");
