@@ -1531,31 +1531,51 @@ mod tests {
         assert!(!is_improving(None, Some(-100), Some(-100)));
     }
 
+    /// The last two iterations of a fixed-depth search of `board` whose
+    /// best moves differ, if the search changes its mind before depth 12.
+    fn change_of_mind(board: &Board) -> Option<(SearchResult, SearchResult)> {
+        let mut before = fresh_search(board, SearchSetup::depth(2));
+        while before.depth < 12 {
+            let next = fresh_search(board, SearchSetup::depth(before.depth + 1));
+            if next.best != before.best {
+                return Some((before, next));
+            }
+            before = next;
+        }
+        None
+    }
+
     #[test]
     fn an_aborted_iteration_plays_a_move_proven_better_than_the_last_best() {
-        // WAC.001: the search changes its mind between two depths.
-        let fen = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
-        let board = Board::from_fen(fen, CastlingMode::Standard).unwrap();
-        let run = |setup: SearchSetup| fresh_search(&board, setup);
-        let mut before = run(SearchSetup::depth(2));
-        let after = loop {
-            let next = run(SearchSetup::depth(before.depth + 1));
-            if next.best != before.best {
-                break next;
-            }
-            assert!(next.depth < 12, "the test needs a change of mind");
-            before = next;
-        };
+        // The first of these (WAC.001 to WAC.005) on which the search changes
+        // its mind between two depths; more than one, so that a change of
+        // the search's play does not leave the test without a case.
+        let board = [
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+            "8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - 0 1",
+            "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1",
+            "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
+            "5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1",
+        ]
+        .iter()
+        .map(|fen| Board::from_fen(fen, CastlingMode::Standard).unwrap());
+        let (board, before, after) = board
+            .filter_map(|board| change_of_mind(&board).map(|(b, a)| (board, b, a)))
+            .next()
+            .expect("the test needs a change of mind");
         // Stopped inside the deeper iteration, at some point the search has
         // proved that iteration's move better than the shallower one's.
         let step = ((after.nodes - before.nodes) / 100).max(1);
         let switched = (before.nodes..after.nodes)
             .step_by(step as usize)
             .any(|limit| {
-                let stopped = run(SearchSetup {
-                    nodes: Some(limit),
-                    ..SearchSetup::depth(after.depth)
-                });
+                let stopped = fresh_search(
+                    &board,
+                    SearchSetup {
+                        nodes: Some(limit),
+                        ..SearchSetup::depth(after.depth)
+                    },
+                );
                 assert_eq!(stopped.lines[0].pv.first().copied(), stopped.best);
                 stopped.depth == before.depth && stopped.best == after.best
             });
