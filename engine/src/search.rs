@@ -1550,7 +1550,7 @@ mod tests {
         // The first of these (WAC.001 to WAC.005) on which the search changes
         // its mind between two depths; more than one, so that a change of
         // the search's play does not leave the test without a case.
-        let board = [
+        let boards = [
             "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
             "8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - 0 1",
             "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1",
@@ -1559,7 +1559,7 @@ mod tests {
         ]
         .iter()
         .map(|fen| Board::from_fen(fen, CastlingMode::Standard).unwrap());
-        let (board, before, after) = board
+        let (board, before, after) = boards
             .filter_map(|board| change_of_mind(&board).map(|(b, a)| (board, b, a)))
             .next()
             .expect("the test needs a change of mind");
