@@ -122,7 +122,7 @@ fn a_limited_engine_searches_less_and_full_strength_comes_back() {
     e.send("setoption name UCI_LimitStrength value false");
     assert_eq!(nodes_at_depth_10(&mut e), full);
     // A strong level searches one root line, as full strength does, so
-    // within its budget (300,000 nodes at 2200) it searches the same tree.
+    // within its budget (45,000 nodes at 2200) it searches the same tree.
     e.send("setoption name UCI_Elo value 2200");
     e.send("setoption name UCI_LimitStrength value true");
     assert_eq!(nodes_at_depth_10(&mut e), full);
