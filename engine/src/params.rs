@@ -190,6 +190,13 @@ tunables! {
     /// The other moves must stay this far per ply of depth below the TT score.
     se_margin_per_depth = 2, 1..=5, step 1;
 
+    /// A TT move expected to fail high on its own, but not singular, is
+    /// searched this many plies shallower.
+    se_negative_extension = 1, 0..=3, step 1;
+    /// At cut nodes a TT move that is not singular is searched this many
+    /// plies shallower.
+    se_cut_node_reduction = 0, 0..=3, step 1;
+
     /// Double extension: the other moves fail this far below the singular beta.
     se_double_margin = 20, 0..=60, step 4;
     /// At most this many double extensions on one line.

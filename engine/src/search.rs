@@ -1149,8 +1149,8 @@ impl<'a> Worker<'a> {
     /// Singular extension: when every other move fails well below the TT
     /// move's score, the TT move `m` is the only good one: extend it. When
     /// even without it the node fails high, cut off (multi-cut), and when
-    /// the TT move alone was expected to fail high, reduce it. Where
-    /// `may_double` and the other moves fail far below, extend by two plies.
+    /// the TT move alone was expected to fail high, or the node is a cut
+    /// node, reduce it (see [`singular_verdict`]).
     #[allow(clippy::too_many_arguments)]
     fn singular_extension(
         &mut self,
@@ -1182,17 +1182,15 @@ impl<'a> Worker<'a> {
         );
         self.stack[ply].excluded = None;
         if self.stopped {
-            Singularity::Cutoff(0)
-        } else if score < singular_beta {
-            let double = may_double && score < singular_beta - se_double_margin();
-            Singularity::Extension(if double { 2 } else { 1 })
-        } else if singular_beta >= beta {
-            Singularity::Cutoff(singular_beta)
-        } else if entry.score >= beta {
-            Singularity::Extension(-1)
-        } else {
-            Singularity::Extension(0)
+            return Singularity::Cutoff(0);
         }
+        let test = SingularTest {
+            score,
+            singular_beta,
+            beta,
+            tt_score: entry.score,
+        };
+        singular_verdict(test, cut_node, may_double)
     }
 
     /// The tablebases' score and bound for the current node, when the
@@ -1391,6 +1389,36 @@ impl<'a> Worker<'a> {
             bound,
         );
         best_score
+    }
+}
+
+/// The outcome of a singular test: the best `score` of the other moves
+/// against `singular_beta`, with the node's `beta` and the TT move's score.
+#[derive(Clone, Copy)]
+struct SingularTest {
+    score: Score,
+    singular_beta: Score,
+    beta: Score,
+    tt_score: Score,
+}
+
+/// What a singular test means for the TT move: extended when the other
+/// moves fail below the singular beta (by two plies where `may_double` and
+/// they fail far below); a cutoff when even without it the node fails high
+/// (multi-cut); otherwise searched shallower where the TT move alone was
+/// expected to fail high, or at a cut node.
+fn singular_verdict(test: SingularTest, cut_node: bool, may_double: bool) -> Singularity {
+    if test.score < test.singular_beta {
+        let double = may_double && test.score < test.singular_beta - se_double_margin();
+        Singularity::Extension(if double { 2 } else { 1 })
+    } else if test.singular_beta >= test.beta {
+        Singularity::Cutoff(test.singular_beta)
+    } else if test.tt_score >= test.beta {
+        Singularity::Extension(-se_negative_extension())
+    } else if cut_node {
+        Singularity::Extension(-se_cut_node_reduction())
+    } else {
+        Singularity::Extension(0)
     }
 }
 
@@ -1710,6 +1738,54 @@ mod tests {
             };
             assert_eq!(run(&wide), run(&narrow), "{fen}");
         }
+    }
+
+    #[test]
+    fn singular_verdicts_extend_cut_off_or_reduce() {
+        let test = |score, tt_score| SingularTest {
+            score,
+            singular_beta: 80,
+            beta: 100,
+            tt_score,
+        };
+        let extension = |verdict| match verdict {
+            Singularity::Extension(plies) => Some(plies),
+            Singularity::Cutoff(_) => None,
+        };
+        let far_below = 79 - se_double_margin();
+        assert_eq!(
+            extension(singular_verdict(test(79, 90), true, false)),
+            Some(1)
+        );
+        assert_eq!(
+            extension(singular_verdict(test(far_below, 90), false, true)),
+            Some(2)
+        );
+        assert_eq!(
+            extension(singular_verdict(test(far_below, 90), false, false)),
+            Some(1)
+        );
+        let expected_to_fail_high = singular_verdict(test(85, 120), false, false);
+        assert_eq!(
+            extension(expected_to_fail_high),
+            Some(-se_negative_extension())
+        );
+        assert_eq!(
+            extension(singular_verdict(test(85, 90), true, false)),
+            Some(-se_cut_node_reduction())
+        );
+        assert_eq!(
+            extension(singular_verdict(test(85, 90), false, false)),
+            Some(0)
+        );
+        let multi_cut = SingularTest {
+            singular_beta: 100,
+            ..test(105, 130)
+        };
+        assert!(matches!(
+            singular_verdict(multi_cut, false, false),
+            Singularity::Cutoff(100)
+        ));
     }
 
     #[test]
