@@ -91,8 +91,8 @@ pub const fn file_bytes(hidden: usize) -> usize {
 }
 
 /// The network shipped inside the binary.
-pub const EMBEDDED_NAME: &str = "sessa-469cd5e25bc3.nnue";
-static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/sessa-469cd5e25bc3.nnue");
+pub const EMBEDDED_NAME: &str = "sessa-accc15cd6178.nnue";
+static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/sessa-accc15cd6178.nnue");
 static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
     Arc::new(Network::from_bytes(EMBEDDED_BYTES).expect("the embedded network is valid"))
 });
