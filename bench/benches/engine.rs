@@ -7,7 +7,7 @@ use sessa_engine::Board;
 use sessa_engine::bench::BENCH_POSITIONS;
 use sessa_engine::nnue::{AccumulatorStack, Kernel, Network};
 use sessa_engine::search::{SearchSetup, SharedState, Worker};
-use sessa_engine::tables::ThreadTables;
+use sessa_engine::thread_tables::ThreadTables;
 use sessa_engine::tt::TranspositionTable;
 use shakmaty::{CastlingMode, Move, Position};
 use std::hint::black_box;

@@ -51,9 +51,6 @@ pub struct Engine {
     strength: Option<StrengthLimit>,
     /// Draws the moves a limited strength plays.
     choice_rng: ChoiceRng,
-    /// The thread whose next search fails, to test the engine's rescue.
-    #[cfg(test)]
-    fail_thread: Option<usize>,
 }
 
 impl Default for Engine {
@@ -86,8 +83,6 @@ impl Engine {
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(0, |t| t.as_nanos() as u64),
             ),
-            #[cfg(test)]
-            fail_thread: None,
         }
     }
 
@@ -127,7 +122,7 @@ impl Engine {
         // A weak level searches more lines to choose among; a limited level starts
         // no iteration past its node budget (the first always completes, so
         // that there are lines to choose among).
-        let (multipv, soft_nodes) = match self.strength {
+        let (searched_lines, soft_nodes) = match self.strength {
             Some(limit) => (self.multipv.max(limit.lines()), Some(limit.node_budget())),
             None => (self.multipv, None),
         };
@@ -142,15 +137,13 @@ impl Engine {
                 .iter()
                 .filter_map(|text| board.parse_uci_move(text).ok())
                 .collect(),
-            multipv,
+            searched_lines,
             reported_lines: self.multipv,
             tablebases,
             answer_forced_move_at_once: forced_answer,
             start: self.search_started,
             thread_index: 0,
             net: Arc::clone(&self.net),
-            #[cfg(test)]
-            fail: false,
         };
         self.shared.stop.store(false, Ordering::Relaxed);
         self.shared.stop_requested.store(false, Ordering::Relaxed);
@@ -168,15 +161,13 @@ impl Engine {
             tt: Arc::clone(&self.tt),
             shared: Arc::clone(&self.shared),
             events,
-            infinite: limits.waits_for_stop(),
+            searches_until_stop: limits.waits_for_stop(),
             ponder: limits.ponder,
             strength: self
                 .strength
                 .map(|limit| (limit, self.choice_rng.next_unit())),
             new_game: self.new_game_pending,
             tablebases: self.tablebases.tables.clone(),
-            #[cfg(test)]
-            fail_thread: self.fail_thread,
         });
         self.new_game_pending = false;
         self.search_done = Some(done);
@@ -372,14 +363,14 @@ mod tests {
         for failing in [0, 1] {
             let mut engine = Engine::new();
             engine.set_threads(2);
-            engine.fail_thread = Some(failing);
+            engine.threads.fail_thread = Some(failing);
             let (best, events) = run(&mut engine, &limits);
             // The main thread's failure is reported and a legal move played;
             // a helper's failure leaves the main thread's result.
             assert!(best.is_some(), "thread {failing}");
             let reported = events.iter().any(|e| matches!(e, SearchEvent::Failure(_)));
             assert_eq!(reported, failing == 0, "thread {failing}");
-            engine.fail_thread = None;
+            engine.threads.fail_thread = None;
             let (best, events) = run(&mut engine, &limits);
             assert!(best.is_some());
             assert!(events.iter().any(|e| matches!(e, SearchEvent::Info(_))));
@@ -388,7 +379,7 @@ mod tests {
         // the table can be cleared right after its answer.
         let mut engine = Engine::new();
         engine.set_threads(2);
-        engine.fail_thread = Some(0);
+        engine.threads.fail_thread = Some(0);
         let (tx, rx) = unbounded();
         let infinite = Limits {
             infinite: true,

@@ -8,7 +8,6 @@
 //! come and no entry leaves the bound.
 
 use crate::params::{history_bonus_max, history_bonus_scale};
-use crate::tt::pack_move;
 use shakmaty::{Color, Move, Piece, Square};
 
 /// History scores stay within this bound.
@@ -59,8 +58,16 @@ fn piece_index(piece: Piece) -> usize {
     (piece.role as usize - 1) * 2 + piece.color as usize
 }
 
+/// The butterfly index of a move: its from-square and its to-square, 64
+/// by 64 (castling as the king's square and the rook's, as the move is
+/// written in Chess960).
 fn from_to(m: Move) -> usize {
-    pack_move(m) as usize & 0xfff
+    let (from, to) = match m {
+        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
+        Move::Castle { king, rook } => (king, rook),
+        Move::Put { to, .. } => (to, to),
+    };
+    usize::from(from) | usize::from(to) << 6
 }
 
 /// Butterfly history: how often a quiet move (by side, from, to) caused a cutoff.
@@ -281,6 +288,40 @@ impl Histories {
 mod tests {
     use super::*;
     use shakmaty::{Chess, Position};
+
+    #[test]
+    fn butterfly_indices_are_from_and_to_squares() {
+        let e2e4 = Move::Normal {
+            role: shakmaty::Role::Pawn,
+            from: Square::E2,
+            capture: None,
+            to: Square::E4,
+            promotion: None,
+        };
+        assert_eq!(from_to(e2e4), 12 + 28 * 64);
+        let castle = Move::Castle {
+            king: Square::E1,
+            rook: Square::H1,
+        };
+        assert_eq!(from_to(castle), 4 + 7 * 64);
+        let en_passant = Move::EnPassant {
+            from: Square::E5,
+            to: Square::D6,
+        };
+        assert_eq!(from_to(en_passant), 36 + 43 * 64);
+        // Promotions to different pieces share their squares' entry.
+        let promotion = |role| Move::Normal {
+            role: shakmaty::Role::Pawn,
+            from: Square::A7,
+            capture: None,
+            to: Square::A8,
+            promotion: Some(role),
+        };
+        assert_eq!(
+            from_to(promotion(shakmaty::Role::Queen)),
+            from_to(promotion(shakmaty::Role::Knight))
+        );
+    }
 
     #[test]
     fn histories_saturate() {

@@ -25,7 +25,7 @@ pub mod see;
 pub mod stack;
 pub mod strength;
 pub mod syzygy;
-pub mod tables;
+pub mod thread_tables;
 pub mod threads;
 pub mod time;
 pub mod tt;

@@ -5,12 +5,44 @@
 //! writes these events as UCI.
 
 use crate::board::Board;
-use crate::score::{ReportedScore, is_decisive};
-use crate::search::{PvLine, SearchResult};
-use crate::tt::Bound;
+use crate::score::{ReportedScore, Score, is_decisive};
 use crate::wdl::{Wdl, material};
-use shakmaty::Position;
+use crossbeam::channel::Sender;
+use shakmaty::{Move, Position};
 use std::time::Duration;
+
+/// The result of a finished search; the default is the empty result of a
+/// search that found nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SearchResult {
+    /// Best move, if the root has a legal move.
+    pub best: Option<Move>,
+    /// Expected reply to the best move, when known.
+    pub ponder: Option<Move>,
+    /// Score of the best move (the first line's).
+    pub score: Score,
+    /// Depth of the last finished iteration.
+    pub depth: u32,
+    /// Nodes searched by the thread that found it.
+    pub nodes: u64,
+    /// Deepest ply of the last finished iteration.
+    pub seldepth: u32,
+    /// The lines of the last finished iteration, best first: as many as
+    /// MultiPV asked for and the root moves allow.
+    pub lines: Vec<PvLine>,
+}
+
+/// One line of a finished iteration: a root move's score and its principal
+/// variation, which starts with that move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PvLine {
+    /// Score of the line's first move.
+    pub score: Score,
+    /// The principal variation, legal from the root.
+    pub pv: Vec<Move>,
+    /// Whether the score is the tablebases' verdict rather than the search's.
+    pub from_tablebase: bool,
+}
 
 /// The report of a finished iteration.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,8 +55,6 @@ pub struct SearchInfo {
     pub multipv: usize,
     /// Score of the line's move.
     pub score: ReportedScore,
-    /// Whether the score is exact or only a bound.
-    pub bound: Bound,
     /// Nodes searched so far (all threads).
     pub nodes: u64,
     /// Nodes per second.
@@ -67,14 +97,9 @@ pub enum SearchEvent {
     },
 }
 
-/// What the `info` lines about a finished iteration say.
-pub struct IterationReport<'a> {
-    /// Nominal depth.
-    pub depth: u32,
-    /// Deepest ply reached.
-    pub seldepth: u32,
-    /// The lines, best first.
-    pub lines: &'a [PvLine],
+/// How far a search has come, as every `info` line about it says.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress {
     /// Nodes of all threads.
     pub nodes: u64,
     /// Tablebase probes of all threads.
@@ -85,10 +110,37 @@ pub struct IterationReport<'a> {
     pub hashfull: u32,
 }
 
+/// What the `info` lines about a finished iteration say.
+pub struct IterationReport<'a> {
+    /// Nominal depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// The lines, best first.
+    pub lines: &'a [PvLine],
+    /// The search's counters at the time of the report.
+    pub progress: Progress,
+}
+
+/// Sends the reports of an iteration searched from `root` to `events`, one
+/// `info` per line, numbered from 1 in the order given. The receiver only
+/// goes away when the engine shuts down, so a failed send is ignored.
+pub fn send_iteration(events: &Sender<SearchEvent>, root: &Board, report: IterationReport<'_>) {
+    for info in iteration_infos(root, report) {
+        let _ = events.send(SearchEvent::Info(info));
+    }
+}
+
 /// Builds the UCI reports of an iteration searched from `root`, one per
 /// line, numbered from 1 in the order given.
-pub fn iteration_infos(root: &Board, report: IterationReport<'_>) -> Vec<SearchInfo> {
-    let ms = report.elapsed.as_millis() as u64;
+fn iteration_infos(root: &Board, report: IterationReport<'_>) -> Vec<SearchInfo> {
+    let Progress {
+        nodes,
+        tbhits,
+        elapsed,
+        hashfull,
+    } = report.progress;
+    let ms = elapsed.as_millis() as u64;
     let material = material(root.position().board());
     let uci_line = |line: &PvLine| {
         let mut board = root.clone();
@@ -108,11 +160,10 @@ pub fn iteration_infos(root: &Board, report: IterationReport<'_>) -> Vec<SearchI
             seldepth: report.seldepth,
             multipv: index + 1,
             score: ReportedScore::from_score(line.score),
-            bound: Bound::Exact,
-            nodes: report.nodes,
-            nps: report.nodes * 1000 / ms.max(1),
-            hashfull: report.hashfull,
-            tbhits: report.tbhits,
+            nodes,
+            nps: nodes * 1000 / ms.max(1),
+            hashfull,
+            tbhits,
             wdl: if line.from_tablebase && !is_decisive(line.score) {
                 Wdl::DRAW
             } else {

@@ -15,24 +15,21 @@
 //! Elo at 8 s + 0.08 s (see `bench/RESULTS.md` and the README's calibration
 //! table).
 
+use crate::report::PvLine;
 use crate::score::is_decisive;
-use crate::search::PvLine;
 
 /// Lowest Elo offered.
 pub const MIN_ELO: u32 = 1320;
-/// Highest Elo offered: full strength when the levels were first fitted
-/// (2026-12-01) on the scale of Stockfish's own `UCI_Elo`; full strength is
-/// well above it since.
+/// Highest Elo offered, on the scale of Stockfish's own `UCI_Elo`; full
+/// strength is well above it.
 pub const MAX_ELO: u32 = 2200;
 /// Root lines a limited engine searches to choose among, at the levels
 /// that draw their move (below [`NOISE_FROM_ELO`]).
 pub const LINES: usize = 4;
 /// Levels and their node budgets per move, by Elo, from the calibration
 /// matches; the first is [`MIN_ELO`] and the last [`MAX_ELO`]. Budgets in
-/// nodes rather than time keep a level as strong at any clock. The top one
-/// was 300,000 nodes until the search and network gains of 2026-12-02..04
-/// took that budget to about 2470 (82.5 % against Stockfish at 2200); 45,000
-/// is where the line between the 1900 and 2200 measurements crosses 2200.
+/// nodes rather than time keep a level as strong at any clock. How each
+/// anchor was measured and refitted is logged in `bench/RESULTS.md`.
 pub const NODE_ANCHORS: [(u32, f64); 4] = [
     (MIN_ELO, 350.0),
     (1500, 1_300.0),

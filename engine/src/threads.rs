@@ -12,25 +12,19 @@
 //! With MultiPV every thread searches all the lines, and the lines reported
 //! last are those of the thread whose move is played.
 //!
-//! Each thread owns its board, search stack, killers, histories and PV table.
-//! What is shared is only the lock-free transposition table, the Syzygy
-//! tablebases (read-only), and a few atomics in [`SharedState`]: the stop
-//! flags, the pondering flag, the clock start, the tablebase hit counter,
-//! and a node counter that each thread adds to every 256 nodes, so the
-//! counter sees one write per thread per few hundred nodes rather than one
-//! per node. The tablebases rank the root moves once per `go`, before the
-//! threads start, and every thread searches with that ranking. No structure
-//! grows with the square of the thread count, and threads
-//! never wait for each other during a search; only the end of a search
-//! gathers their results, once. The design therefore carries over unchanged
-//! to machines with 64 or more cores.
+//! What the threads share during a search, and what each owns, is told at
+//! [`SharedState`]. The tablebases rank the root moves once per `go`, before
+//! the threads start, and every thread searches with that ranking. Only the
+//! end of a search gathers the threads' results, once.
 
 use crate::board::Board;
-use crate::report::{IterationReport, SearchEvent, iteration_infos, result_to_uci};
-use crate::search::{PvLine, SearchResult, SearchSetup, SharedState, Worker};
+use crate::report::{
+    IterationReport, PvLine, SearchEvent, SearchResult, result_to_uci, send_iteration,
+};
+use crate::search::{SearchSetup, SharedState, Worker};
 use crate::strength::StrengthLimit;
 use crate::syzygy::Tablebases;
-use crate::tables::ThreadTables;
+use crate::thread_tables::ThreadTables;
 use crate::time::TimeBudget;
 use crate::tt::TranspositionTable;
 use crossbeam::channel::{Receiver, Sender, bounded, unbounded};
@@ -51,8 +45,10 @@ struct MainDuty {
     events: Sender<SearchEvent>,
     helper_results: Receiver<SearchResult>,
     helpers: usize,
-    wait_for_stop: bool,
-    infinite: bool,
+    /// Under `infinite` or a bare `go`: the best move waits for `stop`.
+    searches_until_stop: bool,
+    /// Under `ponder`: the best move waits for `stop` or the end of pondering.
+    ponders: bool,
     done: Sender<()>,
     /// A limited strength, with the random draw that picks its line.
     strength: Option<(StrengthLimit, f64)>,
@@ -70,6 +66,9 @@ struct Job {
     main: Option<MainDuty>,
     /// A new game started since this thread's last search: forget its tables first.
     new_game: bool,
+    /// Makes the job fail before it searches, to test the engine's rescue.
+    #[cfg(test)]
+    fail: bool,
 }
 
 /// A search thread waiting for jobs.
@@ -85,17 +84,17 @@ impl SearchThread {
             .name(format!("search-{index}"))
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
-                let mut tables = ThreadTables::default();
+                let mut thread_tables = ThreadTables::default();
                 for job in inbox {
                     if job.new_game {
-                        tables.clear();
+                        thread_tables.clear();
                     }
                     let rescue = Rescue::of(&job);
                     let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        run_job(job, &mut tables)
+                        run_job(job, &mut thread_tables)
                     }));
                     if searched.is_err() {
-                        tables.clear();
+                        thread_tables.clear();
                         rescue.answer();
                     }
                 }
@@ -156,11 +155,11 @@ impl Rescue {
 /// Under `go infinite` or `go ponder`, waits until the GUI sends `stop` (or
 /// `ponderhit` ends the pondering): UCI allows no `bestmove` before that.
 fn wait_for_stop_request(shared: &SharedState, duty: &MainDuty) {
-    if !duty.wait_for_stop {
+    if !duty.searches_until_stop && !duty.ponders {
         return;
     }
     while !shared.stop_requested.load(Ordering::Relaxed)
-        && (duty.infinite || shared.pondering.load(Ordering::Relaxed))
+        && (duty.searches_until_stop || shared.pondering.load(Ordering::Relaxed))
     {
         std::thread::park_timeout(Duration::from_millis(5));
     }
@@ -182,7 +181,12 @@ fn select_result(results: &[SearchResult]) -> Option<&SearchResult> {
     best.or(results.first())
 }
 
-fn run_job(job: Job, tables: &mut ThreadTables) {
+/// Runs one search job on the calling thread, learning into
+/// `thread_tables`; the main thread then gathers the helpers' results and
+/// answers with the best move.
+fn run_job(job: Job, thread_tables: &mut ThreadTables) {
+    #[cfg(test)]
+    assert!(!job.fail, "a search failure asked for by a test");
     let Job {
         board,
         setup,
@@ -190,12 +194,12 @@ fn run_job(job: Job, tables: &mut ThreadTables) {
         shared,
         results,
         main,
-        new_game: _,
+        ..
     } = job;
     let start = setup.start;
     let reported_lines = setup.reported_lines;
     let events = main.as_ref().map(|duty| duty.events.clone());
-    let result = Worker::new(board.clone(), &tt, &shared, tables, setup, events).search();
+    let result = Worker::new(board.clone(), &tt, &shared, thread_tables, setup, events).search();
     let Some(duty) = main else {
         // A helper ends only at the depth or mate limit, or when stopped:
         // its result is then final, so the other threads may stop too.
@@ -218,21 +222,13 @@ fn run_job(job: Job, tables: &mut ThreadTables) {
     // Reports `lines` of `result` once more, so that the last `info` lines
     // agree with the `bestmove` that follows.
     let report_again = |result: &SearchResult, lines: &[PvLine]| {
-        let infos = iteration_infos(
-            &board,
-            IterationReport {
-                depth: result.depth,
-                seldepth: result.seldepth,
-                lines,
-                nodes: shared.nodes.load(Ordering::Relaxed),
-                tbhits: shared.tb_hits.load(Ordering::Relaxed),
-                elapsed: start.elapsed(),
-                hashfull: tt.hashfull(),
-            },
-        );
-        for info in infos {
-            let _ = duty.events.send(SearchEvent::Info(info));
-        }
+        let report = IterationReport {
+            depth: result.depth,
+            seldepth: result.seldepth,
+            lines,
+            progress: shared.progress(&tt, start, 0),
+        };
+        send_iteration(&duty.events, &board, report);
     };
     if chosen != all[0] && chosen.best.is_some() {
         // A helper's result is played: report its lines.
@@ -259,7 +255,7 @@ fn run_job(job: Job, tables: &mut ThreadTables) {
     for failure in duty
         .tablebases
         .iter()
-        .flat_map(|tables| tables.take_probe_failures())
+        .flat_map(|tablebases| tablebases.take_probe_failures())
     {
         let _ = duty.events.send(SearchEvent::Failure(failure));
     }
@@ -280,9 +276,9 @@ pub(crate) struct SearchStart {
     pub shared: Arc<SharedState>,
     /// Where the main thread reports.
     pub events: Sender<SearchEvent>,
-    /// Under `infinite` (or a bare `go`, see [`crate::time::Limits::waits_for_stop`]): the
-    /// best move waits for `stop`.
-    pub infinite: bool,
+    /// Under `infinite` or a bare `go` (see
+    /// [`crate::time::Limits::waits_for_stop`]): the best move waits for `stop`.
+    pub searches_until_stop: bool,
     /// Under `ponder`: the best move waits for `stop` or the end of pondering.
     pub ponder: bool,
     /// A limited strength, with the random draw that picks its line.
@@ -291,14 +287,14 @@ pub(crate) struct SearchStart {
     pub new_game: bool,
     /// The tablebases in use (their failed probes are reported).
     pub tablebases: Option<Arc<Tablebases>>,
-    /// The thread whose search fails, to test the engine's rescue.
-    #[cfg(test)]
-    pub fail_thread: Option<usize>,
 }
 
 /// The search threads, waiting for jobs between searches. Thread 0 is the main thread.
 pub(crate) struct ThreadPool {
     threads: Vec<SearchThread>,
+    /// The thread whose next search fails, to test the engine's rescue.
+    #[cfg(test)]
+    pub fail_thread: Option<usize>,
 }
 
 impl ThreadPool {
@@ -306,6 +302,8 @@ impl ThreadPool {
     pub fn new() -> ThreadPool {
         ThreadPool {
             threads: vec![SearchThread::spawn(0)],
+            #[cfg(test)]
+            fail_thread: None,
         }
     }
 
@@ -340,8 +338,6 @@ impl ThreadPool {
                 setup: SearchSetup {
                     budget: TimeBudget::UNLIMITED,
                     thread_index: index,
-                    #[cfg(test)]
-                    fail: start.fail_thread == Some(index),
                     ..start.setup.clone()
                 },
                 tt: Arc::clone(&start.tt),
@@ -349,6 +345,8 @@ impl ThreadPool {
                 results: helper_tx.clone(),
                 main: None,
                 new_game: start.new_game,
+                #[cfg(test)]
+                fail: self.fail_thread == Some(index),
             };
             thread
                 .jobs
@@ -357,11 +355,7 @@ impl ThreadPool {
         }
         let main = Job {
             board: start.board,
-            setup: SearchSetup {
-                #[cfg(test)]
-                fail: start.fail_thread == Some(0),
-                ..start.setup
-            },
+            setup: start.setup,
             tt: start.tt,
             shared: start.shared,
             results: helper_tx,
@@ -369,13 +363,15 @@ impl ThreadPool {
                 events: start.events,
                 helper_results: helper_rx,
                 helpers,
-                wait_for_stop: start.infinite || start.ponder,
-                infinite: start.infinite,
+                searches_until_stop: start.searches_until_stop,
+                ponders: start.ponder,
                 done: done_tx,
                 strength: start.strength,
                 tablebases: start.tablebases,
             }),
             new_game: start.new_game,
+            #[cfg(test)]
+            fail: self.fail_thread == Some(0),
         };
         self.threads[0]
             .jobs
@@ -397,20 +393,6 @@ impl Drop for ThreadPool {
             let _ = thread.handle.join();
         }
     }
-}
-
-/// Lazy SMP diversification: helper threads skip some iterations, each in a
-/// different pattern, so that the threads spread over several depths instead
-/// of all searching the same tree. The pattern (skip sizes and phases by
-/// helper) is the one Stockfish 8 published.
-pub fn skips_depth(thread_index: usize, depth: u32) -> bool {
-    const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
-    const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
-    if thread_index == 0 || depth == 1 {
-        return false;
-    }
-    let i = (thread_index - 1) % SKIP_SIZE.len();
-    !((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]).is_multiple_of(2)
 }
 
 #[cfg(test)]
@@ -450,16 +432,5 @@ mod tests {
             select_result(&[main, shallow, better.clone()]),
             Some(&better)
         );
-    }
-
-    #[test]
-    fn helpers_skip_iterations_in_staggered_patterns() {
-        // The main thread and every first iteration are never skipped.
-        assert!((1..30).all(|depth| !skips_depth(0, depth)));
-        assert!((0..40).all(|thread| !skips_depth(thread, 1)));
-        // Helpers differ in which iterations they search.
-        let pattern = |thread| (2..20).map(|d| skips_depth(thread, d)).collect::<Vec<_>>();
-        assert!(pattern(1).contains(&true));
-        assert_ne!(pattern(1), pattern(2));
     }
 }

@@ -20,7 +20,8 @@ pub enum EngineOption {
     Hash,
     /// Search threads.
     Threads,
-    /// Empties the transposition table.
+    /// Empties the transposition table and makes the search threads forget
+    /// their histories, as a new game does.
     ClearHash,
     /// Milliseconds kept back per move for GUI and network delays.
     MoveOverhead,

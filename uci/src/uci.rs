@@ -13,7 +13,6 @@ use sessa_engine::nnue::{Kernel, Network};
 use sessa_engine::perft::divide;
 use sessa_engine::score::ReportedScore;
 use sessa_engine::syzygy::Tablebases;
-use sessa_engine::tt::Bound;
 use sessa_engine::wdl::Wdl;
 use sessa_engine::{Board, Engine, Repair};
 use sessa_engine::{Limits, SearchEvent, SearchInfo};
@@ -767,18 +766,13 @@ pub fn format_info(info: &SearchInfo, show_wdl: bool) -> String {
         ReportedScore::Centipawns(cp) => format!("cp {cp}"),
         ReportedScore::Mate(n) => format!("mate {n}"),
     };
-    let bound = match info.bound {
-        Bound::Exact => "",
-        Bound::Lower => " lowerbound",
-        Bound::Upper => " upperbound",
-    };
     let wdl = if show_wdl {
         format_wdl(info.wdl)
     } else {
         String::new()
     };
     format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {score}{wdl} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,

@@ -1,0 +1,508 @@
+//! The decisions the node search takes about pruning, reducing and
+//! extending, as pure functions of what the node knows: each can be tested
+//! on its own, and the tunables they read are those of [`crate::params`].
+
+use crate::params::{
+    futility_base, futility_margin, futility_max_depth, lmp_max_depth, lmp_threshold, lmr_cut_node,
+    lmr_history_divisor, lmr_losing_capture_percent, lmr_min_depth, lmr_reduction,
+    nmp_base_reduction, nmp_depth_divisor, nmp_eval_divisor, nmp_eval_reduction_max,
+    probcut_margin, probcut_min_depth, probcut_reduction, razor_margin, razor_max_depth,
+    rfp_margin, rfp_max_depth, se_cut_node_reduction, se_double_margin, se_double_max,
+    se_negative_extension,
+};
+use crate::score::{Score, is_decisive};
+use crate::tt::{Bound, TtEntry};
+use shakmaty::Move;
+
+/// What the move loop's pruning needs to know about its node.
+pub(super) struct PruningNode {
+    pub depth: i32,
+    /// The static evaluation, sharpened by the TT.
+    pub eval: Score,
+    pub alpha: Score,
+    pub pv_node: bool,
+    pub in_check: bool,
+    pub improving: bool,
+}
+
+/// Whether the quiet moves still to come at `node` are skipped (late-move
+/// and futility pruning), once `quiets_searched` quiet moves were searched:
+/// past [`lmp_threshold`] moves at low depth, or where the evaluation plus
+/// a margin growing with depth cannot reach alpha.
+pub(super) fn skips_later_quiets(node: &PruningNode, quiets_searched: usize) -> bool {
+    let depth = node.depth;
+    (!node.pv_node
+        && depth <= lmp_max_depth()
+        && quiets_searched >= lmp_threshold(depth, node.improving))
+        || (!node.in_check
+            && depth <= futility_max_depth()
+            && node.eval + futility_base() + futility_margin() * depth <= node.alpha)
+}
+
+/// Reverse futility pruning: whether a node whose evaluation `eval` lies
+/// this far above `beta` at a low `depth` is cut off unsearched (a shallow
+/// search would not fall below beta).
+pub(super) fn reverse_futility_cuts(depth: i32, eval: Score, beta: Score, improving: bool) -> bool {
+    depth <= rfp_max_depth()
+        && !is_decisive(eval)
+        && eval - rfp_margin() * (depth - i32::from(improving)) >= beta
+}
+
+/// Razoring: whether a node whose evaluation lies far below `alpha` at a
+/// low `depth` asks the quiescence search whether it fails low.
+pub(super) fn razoring_applies(depth: i32, eval: Score, alpha: Score) -> bool {
+    depth <= razor_max_depth() && eval + razor_margin() * depth < alpha
+}
+
+/// How many plies shallower than the node the null move is searched: more
+/// at depth and the further the evaluation lies above `beta`.
+pub(super) fn null_move_reduction(depth: i32, eval: Score, beta: Score) -> i32 {
+    nmp_base_reduction()
+        + depth / nmp_depth_divisor()
+        + ((eval - beta) / nmp_eval_divisor()).min(nmp_eval_reduction_max())
+}
+
+/// Whether the `move_count`th move searched at a node of `depth` is late
+/// enough to be searched reduced (moves after the first, the first two at
+/// PV nodes, from [`lmr_min_depth`] on).
+pub(super) fn is_late(depth: i32, move_count: usize, pv_node: bool) -> bool {
+    depth >= lmr_min_depth() && move_count > 1 + usize::from(pv_node)
+}
+
+/// What kind of late move is reduced.
+pub(super) enum LateMoveKind {
+    /// A quiet move, with whether it is a killer and its history score.
+    Quiet { killer: bool, history: i32 },
+    /// A capture or promotion that loses material by static exchange.
+    LosingTactical,
+}
+
+/// What decides the reduction of a late move.
+pub(super) struct LateMove {
+    /// The node's depth.
+    pub depth: i32,
+    /// The depth the move is searched at unreduced.
+    pub new_depth: i32,
+    /// The move's number among the moves searched at the node (from 1).
+    pub move_count: usize,
+    pub kind: LateMoveKind,
+    pub improving: bool,
+    pub pv_node: bool,
+    pub cut_node: bool,
+    /// Whether the move gives check.
+    pub gives_check: bool,
+}
+
+/// The late-move reduction in plies: the table's [`lmr_reduction`] for
+/// depth and move number, more for quiet moves where the position is not
+/// improving and at cut nodes, less for killers, good history, PV nodes and
+/// checks; a fraction of it for losing captures. Never below 0, and never
+/// so much that the move is not searched at least one ply.
+pub(super) fn late_move_reduction(late: LateMove) -> i32 {
+    let table = lmr_reduction(late.depth, late.move_count);
+    let mut reduction = match late.kind {
+        LateMoveKind::Quiet { killer, history } => {
+            table + i32::from(!late.improving) - i32::from(killer) - history / lmr_history_divisor()
+        }
+        LateMoveKind::LosingTactical => table * lmr_losing_capture_percent() / 100,
+    };
+    reduction += i32::from(late.cut_node) * lmr_cut_node();
+    reduction -= i32::from(late.pv_node);
+    reduction -= i32::from(late.gives_check);
+    reduction.clamp(0, late.new_depth - 1)
+}
+
+/// The outcome of a singular test: the best `score` of the other moves
+/// against `singular_beta`, with the node's `beta` and the TT move's score.
+#[derive(Clone, Copy)]
+pub(super) struct SingularTest {
+    pub score: Score,
+    pub singular_beta: Score,
+    pub beta: Score,
+    pub tt_score: Score,
+}
+
+/// The verdict of the singular extension test on the TT move.
+pub(super) enum Singularity {
+    /// Search the TT move this many plies deeper (or, negative, shallower).
+    Extension(i32),
+    /// The node fails high without searching on (or the search stopped): return this.
+    Cutoff(Score),
+}
+
+/// What a singular test means for the TT move: extended when the other
+/// moves fail below the singular beta (by two plies where `may_double` and
+/// they fail far below); a cutoff when even without it the node fails high
+/// (multi-cut); otherwise searched shallower where the TT move alone was
+/// expected to fail high, or at a cut node.
+pub(super) fn singular_verdict(
+    test: SingularTest,
+    cut_node: bool,
+    may_double: bool,
+) -> Singularity {
+    if test.score < test.singular_beta {
+        let double = may_double && test.score < test.singular_beta - se_double_margin();
+        Singularity::Extension(if double { 2 } else { 1 })
+    } else if test.singular_beta >= test.beta {
+        Singularity::Cutoff(test.singular_beta)
+    } else if test.tt_score >= test.beta {
+        Singularity::Extension(-se_negative_extension())
+    } else if cut_node {
+        Singularity::Extension(-se_cut_node_reduction())
+    } else {
+        Singularity::Extension(0)
+    }
+}
+
+/// Whether a singular move may be extended by two plies on a line that
+/// already has `double_extensions`: never at PV nodes, and only up to
+/// [`se_double_max`] per line, so that lines cannot grow without end.
+pub(super) fn may_double_extend(pv_node: bool, double_extensions: i32) -> bool {
+    !pv_node && double_extensions < se_double_max()
+}
+
+/// Whether a node may try ProbCut: never at PV nodes, in check or while
+/// testing a singular move, only deep enough, and not where beta is a mate
+/// score (a raised mate bound says nothing).
+pub(super) fn probcut_applies(
+    pv_node: bool,
+    in_check: bool,
+    excluded: Option<Move>,
+    depth: i32,
+    beta: Score,
+) -> bool {
+    !pv_node
+        && !in_check
+        && excluded.is_none()
+        && depth >= probcut_min_depth()
+        && !is_decisive(beta)
+}
+
+/// Whether the TT already says that ProbCut at a node of `depth` will not
+/// beat `beta` by its margin: the entry was searched at least as deep as the
+/// ProbCut search and scored below the raised beta (whatever its bound, as
+/// the search expects the attempt to fail there).
+pub(super) fn tt_refutes_probcut(entry: Option<TtEntry>, depth: i32, beta: Score) -> bool {
+    entry.is_some_and(|e| {
+        e.depth >= depth - probcut_reduction() && e.score < beta + probcut_margin()
+    })
+}
+
+/// What a fail-soft result says about the node searched in (`alpha`, `beta`).
+pub(super) fn bound_for(best_score: Score, alpha: Score, beta: Score) -> Bound {
+    if best_score >= beta {
+        Bound::Lower
+    } else if best_score > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
+/// Whether a stored bound settles the node's value for the window (`alpha`, `beta`).
+pub(super) fn bound_allows(bound: Bound, score: Score, alpha: Score, beta: Score) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    }
+}
+
+/// Whether the static evaluation `now` rose since this side's last move
+/// (`before`, two plies back), or since the move before that (`earlier`,
+/// four plies back) when the side was in check two plies back. In check
+/// now, a position is not improving; with nothing to compare, it is.
+pub(super) fn is_improving(
+    now: Option<Score>,
+    before: Option<Score>,
+    earlier: Option<Score>,
+) -> bool {
+    match (now, before, earlier) {
+        (Some(now), Some(before), _) | (Some(now), None, Some(before)) => now > before,
+        (Some(_), None, None) => true,
+        (None, _, _) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::MATE;
+    use shakmaty::Position;
+
+    #[test]
+    fn improving_looks_past_a_check_two_plies_back() {
+        assert!(is_improving(Some(10), Some(0), Some(50)));
+        assert!(!is_improving(Some(10), Some(10), None));
+        // In check two plies back: compare with four plies back.
+        assert!(is_improving(Some(10), None, Some(0)));
+        assert!(!is_improving(Some(10), None, Some(20)));
+        assert!(is_improving(Some(10), None, None));
+        assert!(!is_improving(None, Some(-100), Some(-100)));
+    }
+
+    #[test]
+    fn singular_verdicts_extend_cut_off_or_reduce() {
+        let test = |score, tt_score| SingularTest {
+            score,
+            singular_beta: 80,
+            beta: 100,
+            tt_score,
+        };
+        let extension = |verdict| match verdict {
+            Singularity::Extension(plies) => Some(plies),
+            Singularity::Cutoff(_) => None,
+        };
+        let far_below = 79 - se_double_margin();
+        assert_eq!(
+            extension(singular_verdict(test(79, 90), true, false)),
+            Some(1)
+        );
+        assert_eq!(
+            extension(singular_verdict(test(far_below, 90), false, true)),
+            Some(2)
+        );
+        assert_eq!(
+            extension(singular_verdict(test(far_below, 90), false, false)),
+            Some(1)
+        );
+        let expected_to_fail_high = singular_verdict(test(85, 120), false, false);
+        assert_eq!(
+            extension(expected_to_fail_high),
+            Some(-se_negative_extension())
+        );
+        assert_eq!(
+            extension(singular_verdict(test(85, 90), true, false)),
+            Some(-se_cut_node_reduction())
+        );
+        assert_eq!(
+            extension(singular_verdict(test(85, 90), false, false)),
+            Some(0)
+        );
+        let multi_cut = SingularTest {
+            singular_beta: 100,
+            ..test(105, 130)
+        };
+        assert!(matches!(
+            singular_verdict(multi_cut, false, false),
+            Singularity::Cutoff(100)
+        ));
+    }
+
+    #[test]
+    fn double_extensions_are_limited_per_line_and_never_at_pv_nodes() {
+        let limit = se_double_max();
+        assert!(may_double_extend(false, 0));
+        assert!(may_double_extend(false, limit - 1));
+        assert!(!may_double_extend(false, limit), "limit reached");
+        assert!(!may_double_extend(true, 0), "PV node");
+    }
+
+    #[test]
+    fn probcut_only_at_deep_enough_non_pv_nodes_out_of_check() {
+        let deep = probcut_min_depth();
+        let quiet_move = shakmaty::Chess::default().legal_moves()[0];
+        assert!(probcut_applies(false, false, None, deep, 50));
+        assert!(!probcut_applies(true, false, None, deep, 50), "PV node");
+        assert!(!probcut_applies(false, true, None, deep, 50), "in check");
+        assert!(
+            !probcut_applies(false, false, Some(quiet_move), deep, 50),
+            "singular test"
+        );
+        assert!(
+            !probcut_applies(false, false, None, deep - 1, 50),
+            "too shallow"
+        );
+        assert!(
+            !probcut_applies(false, false, None, deep, MATE - 10),
+            "mate bound"
+        );
+        assert!(
+            !probcut_applies(false, false, None, deep, -MATE + 10),
+            "mated bound"
+        );
+    }
+
+    /// A late quiet move at a non-PV node of depth 10, its 20th.
+    fn late_quiet(history: i32) -> LateMove {
+        LateMove {
+            depth: 10,
+            new_depth: 9,
+            move_count: 20,
+            kind: LateMoveKind::Quiet {
+                killer: false,
+                history,
+            },
+            improving: true,
+            pv_node: false,
+            cut_node: false,
+            gives_check: false,
+        }
+    }
+
+    #[test]
+    fn late_quiet_moves_are_reduced_by_the_table_and_their_history() {
+        let table = lmr_reduction(10, 20);
+        assert!(table > 1, "the test needs a reduction to adjust");
+        assert_eq!(late_move_reduction(late_quiet(0)), table);
+        // Not improving reduces one more, a check and a PV node one less each.
+        let worsening = LateMove {
+            improving: false,
+            ..late_quiet(0)
+        };
+        assert_eq!(late_move_reduction(worsening), table + 1);
+        let checking_pv = LateMove {
+            gives_check: true,
+            pv_node: true,
+            ..late_quiet(0)
+        };
+        assert_eq!(late_move_reduction(checking_pv), table - 2);
+        let killer = LateMove {
+            kind: LateMoveKind::Quiet {
+                killer: true,
+                history: 0,
+            },
+            ..late_quiet(0)
+        };
+        assert_eq!(late_move_reduction(killer), table - 1);
+        // Good history reduces less, bad history more.
+        let divisor = lmr_history_divisor();
+        assert_eq!(late_move_reduction(late_quiet(divisor)), table - 1);
+        assert_eq!(late_move_reduction(late_quiet(-divisor)), table + 1);
+        let cut = LateMove {
+            cut_node: true,
+            ..late_quiet(0)
+        };
+        assert_eq!(late_move_reduction(cut), table + lmr_cut_node());
+    }
+
+    #[test]
+    fn reductions_never_go_negative_nor_skip_the_move() {
+        let divisor = lmr_history_divisor();
+        assert_eq!(late_move_reduction(late_quiet(100 * divisor)), 0);
+        let shallow = LateMove {
+            new_depth: 2,
+            improving: false,
+            ..late_quiet(-100 * divisor)
+        };
+        assert_eq!(late_move_reduction(shallow), 1);
+        let losing = LateMove {
+            kind: LateMoveKind::LosingTactical,
+            ..late_quiet(0)
+        };
+        assert_eq!(
+            late_move_reduction(losing),
+            lmr_reduction(10, 20) * lmr_losing_capture_percent() / 100
+        );
+    }
+
+    #[test]
+    fn only_moves_after_the_first_ones_are_late() {
+        let deep = lmr_min_depth();
+        assert!(!is_late(deep, 1, false));
+        assert!(is_late(deep, 2, false));
+        assert!(!is_late(deep, 2, true), "the second move of a PV node");
+        assert!(is_late(deep, 3, true));
+        assert!(!is_late(deep - 1, 30, false), "too shallow");
+    }
+
+    #[test]
+    fn late_quiets_are_skipped_by_count_or_by_futility() {
+        let node = |depth, eval, pv_node, in_check| PruningNode {
+            depth,
+            eval,
+            alpha: 0,
+            pv_node,
+            in_check,
+            improving: true,
+        };
+        let threshold = lmp_threshold(1, true);
+        assert!(skips_later_quiets(&node(1, 1000, false, false), threshold));
+        assert!(!skips_later_quiets(
+            &node(1, 1000, false, false),
+            threshold - 1
+        ));
+        assert!(
+            !skips_later_quiets(&node(1, 1000, true, false), threshold),
+            "PV node"
+        );
+        let hopeless = -futility_base() - futility_margin() - 1;
+        assert!(skips_later_quiets(&node(1, hopeless, true, false), 0));
+        assert!(
+            !skips_later_quiets(&node(1, hopeless, true, true), 0),
+            "in check"
+        );
+        assert!(!skips_later_quiets(&node(1, hopeless + 2, true, false), 0));
+    }
+
+    #[test]
+    fn reverse_futility_and_razoring_need_low_depth_and_a_margin() {
+        let margin = rfp_margin();
+        assert!(reverse_futility_cuts(2, 2 * margin, 0, false));
+        assert!(!reverse_futility_cuts(2, 2 * margin - 1, 0, false));
+        assert!(reverse_futility_cuts(2, margin, 0, true), "improving");
+        assert!(!reverse_futility_cuts(
+            rfp_max_depth() + 1,
+            MATE / 2,
+            0,
+            true
+        ));
+        assert!(!reverse_futility_cuts(1, MATE - 5, 0, true), "mate score");
+        let razor = razor_margin();
+        assert!(razoring_applies(1, -razor - 1, 0));
+        assert!(!razoring_applies(1, -razor, 0));
+        assert!(!razoring_applies(razor_max_depth() + 1, -MATE / 2, 0));
+    }
+
+    #[test]
+    fn null_move_reduction_grows_with_depth_and_the_margin_to_beta() {
+        let base = null_move_reduction(nmp_depth_divisor(), 0, 0);
+        assert_eq!(base, nmp_base_reduction() + 1);
+        assert!(null_move_reduction(4 * nmp_depth_divisor(), 0, 0) > base);
+        assert!(null_move_reduction(nmp_depth_divisor(), nmp_eval_divisor(), 0) > base);
+        // The evaluation's share is capped.
+        assert_eq!(
+            null_move_reduction(0, 1_000_000, 0),
+            nmp_base_reduction() + nmp_eval_reduction_max()
+        );
+    }
+
+    #[test]
+    fn a_deep_enough_tt_score_below_the_raised_beta_refutes_probcut() {
+        let entry = |depth, score| {
+            Some(TtEntry {
+                packed_move: 0,
+                score,
+                eval: 0,
+                depth,
+                bound: Bound::Lower,
+            })
+        };
+        let depth = 10;
+        let probe_depth = depth - probcut_reduction();
+        let raised = 100 + probcut_margin();
+        assert!(tt_refutes_probcut(
+            entry(probe_depth, raised - 1),
+            depth,
+            100
+        ));
+        assert!(!tt_refutes_probcut(entry(probe_depth, raised), depth, 100));
+        assert!(
+            !tt_refutes_probcut(entry(probe_depth - 1, -500), depth, 100),
+            "too shallow"
+        );
+        assert!(!tt_refutes_probcut(None, depth, 100));
+    }
+
+    #[test]
+    fn bounds_follow_the_window() {
+        assert_eq!(bound_for(100, 0, 50), Bound::Lower);
+        assert_eq!(bound_for(20, 0, 50), Bound::Exact);
+        assert_eq!(bound_for(0, 0, 50), Bound::Upper);
+        assert!(bound_allows(Bound::Exact, 7, 0, 50));
+        assert!(bound_allows(Bound::Lower, 50, 0, 50));
+        assert!(!bound_allows(Bound::Lower, 49, 0, 50));
+        assert!(bound_allows(Bound::Upper, 0, 0, 50));
+        assert!(!bound_allows(Bound::Upper, 1, 0, 50));
+    }
+}

@@ -1,0 +1,113 @@
+//! The quiescence search: below the nominal depth, captures and promotions
+//! until the position is quiet, so that no evaluation is taken in the
+//! middle of an exchange.
+
+use super::pruning::{bound_allows, bound_for};
+use super::{NodeKind, Worker};
+use crate::draw::is_search_draw;
+use crate::history::moved_piece;
+use crate::movepick::{MovePicker, Picked};
+use crate::params::delta_margin;
+use crate::score::{INFINITY, MATE, MAX_PLY, Score};
+use crate::see::{see_ge, value};
+use crate::tt::{pack_move, unpack_move};
+
+impl Worker<'_> {
+    /// Searches captures and promotions until the position is quiet; every
+    /// evasion when in check. The side to move may stand pat when not in
+    /// check. The TT cuts off at non-PV nodes only.
+    pub(super) fn quiescence<N: NodeKind>(
+        &mut self,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        self.stack[ply].pv_len = ply;
+        if self.visit(ply) {
+            return 0;
+        }
+        if is_search_draw(&self.board) {
+            return 0;
+        }
+        let in_check = self.board.in_check();
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { self.evaluate() };
+        }
+        let key = self.board.key();
+        let entry = self.tt.probe(key, ply);
+        if let Some(entry) = entry
+            && !N::PV
+            && bound_allows(entry.bound, entry.score, alpha, beta)
+        {
+            return entry.score;
+        }
+        // Stand pat before generating any move: most nodes end here.
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut stand_pat = -INFINITY;
+        let mut raw_eval = 0;
+        if !in_check {
+            raw_eval = self.raw_eval(entry);
+            stand_pat = self.corrected_eval(raw_eval);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best_score = stand_pat;
+        }
+        let mut moves = self.board.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as Score } else { 0 };
+        }
+        let mut best_move = None;
+        let side = self.board.turn();
+        let previous_moves = self.stack.previous_moves(ply);
+        let mut picker = if in_check {
+            let tt_move = entry.and_then(|e| unpack_move(e.packed_move, &moves));
+            MovePicker::new(&mut moves, tt_move, self.stack[ply].killers, None, side)
+        } else {
+            MovePicker::tactical(&mut moves, side)
+        };
+        while let Some(Picked { mv: m, .. }) = self.next_move(&mut picker, previous_moves) {
+            if !in_check {
+                // Delta pruning: even winning the piece cannot reach alpha.
+                let gain = m.capture().map_or(0, value);
+                if m.promotion().is_none() && stand_pat + gain + delta_margin() <= alpha {
+                    continue;
+                }
+                // Captures that lose material are not worth a look.
+                if !see_ge(self.board.position(), m, 0) {
+                    continue;
+                }
+            }
+            self.stack[ply].moved = moved_piece(side, m);
+            self.make(m);
+            let score = -self.quiescence::<N>(-beta, -alpha, ply + 1);
+            self.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = bound_for(best_score, original_alpha, beta);
+        self.tt.store(
+            key,
+            ply,
+            best_move.map_or(0, pack_move),
+            best_score,
+            raw_eval,
+            0,
+            bound,
+        );
+        best_score
+    }
+}
