@@ -8,6 +8,7 @@ mod epd;
 #[cfg(test)]
 mod fuzz;
 mod options;
+mod output;
 mod uci;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -18,6 +19,7 @@ use sessa_engine::perft::divide;
 use sessa_engine::threads::MAX_THREADS;
 use sessa_engine::{Board, START_FEN};
 use shakmaty::CastlingMode;
+use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -133,43 +135,55 @@ fn main() -> ExitCode {
             threads,
             hash,
             net,
-        }) => run_bench(depth, threads, hash, net.as_deref()),
+        }) => output::to_stdout(|out| run_bench(out, depth, threads, hash, net.as_deref())),
         Some(Command::Perft {
             depth,
             fen,
             divide,
             chess960,
-        }) => run_perft(depth, &fen, divide, chess960),
+        }) => output::to_stdout(|out| run_perft(out, depth, &fen, divide, chess960)),
         Some(Command::Epd(args)) => epd::run(&args),
         Some(Command::Annotate(args)) => annotate::run(&args),
-        Some(Command::Tunables) => {
-            for t in sessa_engine::params::TUNABLES {
-                println!(
-                    "{}, int, {}, {}, {}, {}, 0.002",
-                    t.name, t.value, t.min, t.max, t.step
-                );
-            }
-            ExitCode::SUCCESS
-        }
+        Some(Command::Tunables) => output::to_stdout(print_tunables),
     }
 }
 
-fn run_bench(depth: u32, threads: usize, hash: usize, net: Option<&std::path::Path>) -> ExitCode {
+/// `sessa tunables`: one line per search tunable.
+fn print_tunables(out: &mut dyn Write) -> io::Result<ExitCode> {
+    for t in sessa_engine::params::TUNABLES {
+        writeln!(
+            out,
+            "{}, int, {}, {}, {}, {}, 0.002",
+            t.name, t.value, t.min, t.max, t.step
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `sessa bench`: the bench positions' counts, then the total.
+fn run_bench(
+    out: &mut dyn Write,
+    depth: u32,
+    threads: usize,
+    hash: usize,
+    net: Option<&std::path::Path>,
+) -> io::Result<ExitCode> {
     let net = match net {
         None => Network::embedded(),
         Some(path) => match Network::load(path) {
             Ok(net) => {
-                println!(
+                writeln!(
+                    out,
                     "network {} ({}) from {}",
                     net.file_name(),
                     net.shape(),
                     path.display()
-                );
+                )?;
                 std::sync::Arc::new(net)
             }
             Err(e) => {
                 eprintln!("error: {}: {e}", path.display());
-                return ExitCode::FAILURE;
+                return Ok(ExitCode::FAILURE);
             }
         },
     };
@@ -180,20 +194,29 @@ fn run_bench(depth: u32, threads: usize, hash: usize, net: Option<&std::path::Pa
         net,
     );
     for (index, line) in report.lines.iter().enumerate() {
-        println!(
+        writeln!(
+            out,
             "{:>2} {:>10} nodes  bestmove {:<6} {}",
             index + 1,
             line.nodes,
             line.best,
             line.fen
-        );
+        )?;
     }
-    println!("time {} ms", report.elapsed.as_millis());
-    println!("{} nodes {} nps", report.nodes, report.nps());
-    ExitCode::SUCCESS
+    writeln!(out, "time {} ms", report.elapsed.as_millis())?;
+    writeln!(out, "{} nodes {} nps", report.nodes, report.nps())?;
+    Ok(ExitCode::SUCCESS)
 }
 
-fn run_perft(depth: u32, fen: &str, divide_by_move: bool, chess960: bool) -> ExitCode {
+/// `sessa perft`: the leaf count of the position, and of every root move
+/// when `divide_by_move`.
+fn run_perft(
+    out: &mut dyn Write,
+    depth: u32,
+    fen: &str,
+    divide_by_move: bool,
+    chess960: bool,
+) -> io::Result<ExitCode> {
     let board = match Board::from_fen_repaired(fen, CastlingMode::from_chess960(chess960)) {
         Ok((board, repairs)) => {
             for repair in repairs {
@@ -203,7 +226,7 @@ fn run_perft(depth: u32, fen: &str, divide_by_move: bool, chess960: bool) -> Exi
         }
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::FAILURE;
+            return Ok(ExitCode::FAILURE);
         }
     };
     let start = Instant::now();
@@ -211,12 +234,12 @@ fn run_perft(depth: u32, fen: &str, divide_by_move: bool, chess960: bool) -> Exi
     let elapsed = start.elapsed();
     if divide_by_move {
         for (mv, count) in &split.moves {
-            println!("{mv}: {count}");
+            writeln!(out, "{mv}: {count}")?;
         }
-        println!();
+        writeln!(out)?;
     }
     let total = split.total;
     let nps = total as u128 * 1_000_000_000 / elapsed.as_nanos().max(1);
-    println!("{total} nodes {} ms {nps} nps", elapsed.as_millis());
-    ExitCode::SUCCESS
+    writeln!(out, "{total} nodes {} ms {nps} nps", elapsed.as_millis())?;
+    Ok(ExitCode::SUCCESS)
 }
