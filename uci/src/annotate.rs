@@ -23,9 +23,9 @@
 mod pgn;
 mod svg;
 
-use crate::batch::{EngineArgs, LimitArgs, open_output, progress_bar};
+use crate::batch::{EngineArgs, LimitArgs, Stop, open_output, progress_bar, search};
+use crate::output::is_closed_pipe;
 use clap::Args;
-use crossbeam::channel::unbounded;
 use indicatif::ProgressBar;
 use pgn::{Addition, BadGame, Game, Token};
 use sessa_engine::{Board, Engine, Limits, ReportedScore, SearchEvent};
@@ -222,16 +222,24 @@ pub fn run(args: &AnnotateArgs) -> ExitCode {
         env!("CARGO_PKG_VERSION"),
         args.limit.text()
     );
-    let work =
-        |engine: &mut Engine, job: &Job| annotate(engine, job, &limits, &annotator, &progress);
+    let stop = Stop::new();
+    let work = |engine: &mut Engine, job: &Job| {
+        annotate(engine, job, &limits, &annotator, &progress, &stop)
+    };
     let mut written = Ok(());
-    workers.run_in_order(&jobs, work, |job, annotated| {
+    workers.run_in_order(&jobs, &stop, work, |job, annotated| {
+        // `None` is a game cut short by a stop, after which nothing comes.
+        let Some(annotated) = annotated else { return };
         for failure in &annotated.failures {
             progress.suspend(|| eprintln!("error: {}: {failure}", game_name(&job.file, &job.game)));
             all_good = false;
         }
         if written.is_ok() {
             written = out.write_all(annotated.pgn.as_bytes());
+            if written.is_err() {
+                // No game can be written any more: no need to search on.
+                stop.request();
+            }
         }
         if let Some(dir) = &args.svg {
             let path = dir.join(svg_file_name(job));
@@ -245,7 +253,9 @@ pub fn run(args: &AnnotateArgs) -> ExitCode {
         progress.set_message(game_name(&job.file, &job.game));
     });
     progress.finish_and_clear();
-    if let Err(e) = written.and_then(|()| out.flush()) {
+    if let Err(e) = written.and_then(|()| out.flush())
+        && !is_closed_pipe(&e)
+    {
         eprintln!("error: writing the games: {e}");
         return ExitCode::FAILURE;
     }
@@ -341,25 +351,34 @@ fn svg_title(game: &Game) -> String {
     parts.join(", ")
 }
 
-/// Searches every position of a game and writes it annotated.
+/// Searches every position of a game and writes it annotated; `None` when
+/// a stop request cut the searches short.
 fn annotate(
     engine: &mut Engine,
     job: &Job,
     limits: &Limits,
     annotator: &str,
     progress: &ProgressBar,
-) -> Annotated {
+    stop: &Stop,
+) -> Option<Annotated> {
     let game = &job.game;
     engine.new_game();
     let mut failures = Vec::new();
     let mut board = game.start.clone();
     let mut evaluations = Vec::with_capacity(game.moves.len() + 1);
-    evaluations.push(evaluate(engine, &board, limits, &mut failures));
+    evaluations.push(evaluate(engine, &board, limits, stop, &mut failures));
     progress.inc(1);
     for played in &game.moves {
+        if stop.is_requested() {
+            return None;
+        }
         board.play_game_move(played.mv);
-        evaluations.push(evaluate(engine, &board, limits, &mut failures));
+        evaluations.push(evaluate(engine, &board, limits, stop, &mut failures));
         progress.inc(1);
+    }
+    // A stop during the last search leaves it cut short.
+    if stop.is_requested() {
+        return None;
     }
 
     let mut board = game.start.clone();
@@ -406,7 +425,7 @@ fn annotate(
         .collect();
     tags.push(("Annotator".to_string(), annotator.to_string()));
     let start = &evaluations[0];
-    Annotated {
+    Some(Annotated {
         pgn: pgn::write_game(game, &tags, &additions),
         start_white_expected: match game.start.turn() {
             Color::White => start.expected,
@@ -414,7 +433,7 @@ fn annotate(
         },
         moves,
         failures,
-    }
+    })
 }
 
 /// The engine's line from `board` as a variation, its first move with the
@@ -437,11 +456,13 @@ fn better_line(board: &Board, evaluation: &Evaluation) -> Option<Vec<Token>> {
 }
 
 /// Searches `board`, or scores it when the game is over there (checkmate or
-/// stalemate). A search failure is added to `failures`.
+/// stalemate). A search failure is added to `failures`; a stop request cuts
+/// the search short.
 fn evaluate(
     engine: &mut Engine,
     board: &Board,
     limits: &Limits,
+    stop: &Stop,
     failures: &mut Vec<String>,
 ) -> Evaluation {
     let pos = board.position();
@@ -461,24 +482,16 @@ fn evaluate(
         };
     }
     engine.set_position(board.clone());
-    let (events, reports) = unbounded();
-    engine.go(limits, events);
     let mut last_info = None;
     let mut best = None;
-    for event in reports.iter() {
-        match event {
-            SearchEvent::Info(info) if info.multipv == 1 => last_info = Some(info),
-            SearchEvent::BestMove { best: mv, .. } => {
-                best = mv;
-                break;
-            }
-            SearchEvent::Failure(message) => {
-                failures.push(format!("search of {} failed: {message}", board.fen()));
-            }
-            SearchEvent::Info(_) | SearchEvent::CurrentMove { .. } => {}
+    search(engine, limits, stop, |event| match event {
+        SearchEvent::Info(info) if info.multipv == 1 => last_info = Some(info),
+        SearchEvent::BestMove { best: mv, .. } => best = mv,
+        SearchEvent::Failure(message) => {
+            failures.push(format!("search of {} failed: {message}", board.fen()));
         }
-    }
-    engine.wait();
+        SearchEvent::Info(_) | SearchEvent::CurrentMove { .. } => {}
+    });
     let Some(info) = last_info else {
         failures.push(format!("the search of {} gave no score", board.fen()));
         return Evaluation {

@@ -1,7 +1,7 @@
 //! What the subcommands that search many positions from files (`sessa epd`,
 //! `sessa annotate`) share: the search limit options, engines with their
-//! tablebases, several jobs at once with results in input order, and the
-//! progress bar.
+//! tablebases, several jobs at once with results in input order, a way to
+//! stop them all early, and the progress bar.
 //!
 //! The progress bar is drawn by `indicatif`, which keeps a single status line
 //! on stderr up to date while result lines are printed above it, and draws
@@ -9,15 +9,15 @@
 //! terminal handling this project has no other use for.
 
 use clap::{ArgGroup, Args};
-use crossbeam::channel::unbounded;
+use crossbeam::channel::{Receiver, Sender, TryRecvError, bounded, never, select, unbounded};
 use indicatif::{ProgressBar, ProgressStyle};
 use sessa_engine::engine::DEFAULT_HASH_MB;
 use sessa_engine::syzygy::Tablebases;
-use sessa_engine::{Engine, Limits};
+use sessa_engine::{Engine, Limits, SearchEvent};
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Time per position when no limit is given, in ms.
 pub const DEFAULT_MOVE_TIME_MS: u64 = 1000;
@@ -157,10 +157,13 @@ impl Workers {
 
     /// Runs `work` on every item, each job with its own engine, and hands
     /// each item with its result to `on_result` in the order of `items`, as
-    /// soon as all earlier ones are done.
+    /// soon as all earlier ones are done. Once `stop` is requested no job
+    /// takes another item and no result is handed on: a result finished
+    /// after the request may come from a search cut short.
     pub fn run_in_order<T: Sync, R: Send>(
         &mut self,
         items: &[T],
+        stop: &Stop,
         work: impl Fn(&mut Engine, &T) -> R + Sync,
         mut on_result: impl FnMut(&T, R),
     ) {
@@ -175,7 +178,7 @@ impl Workers {
                     for engine in engines.iter_mut() {
                         let done = done.clone();
                         jobs.spawn(move |_| {
-                            loop {
+                            while !stop.is_requested() {
                                 let index = next.fetch_add(1, Ordering::Relaxed);
                                 let Some(item) = items.get(index) else {
                                     break;
@@ -192,14 +195,92 @@ impl Workers {
             let mut waiting = BTreeMap::new();
             let mut next_to_report = 0;
             for (index, result) in results.iter() {
+                if stop.is_requested() {
+                    break;
+                }
                 waiting.insert(index, result);
-                while let Some(result) = waiting.remove(&next_to_report) {
+                while !stop.is_requested()
+                    && let Some(result) = waiting.remove(&next_to_report)
+                {
                     on_result(&items[next_to_report], result);
                     next_to_report += 1;
                 }
             }
         });
     }
+}
+
+/// A request to end a run early, seen by every job at once: made when the
+/// results can no longer be written, or on an interrupt.
+#[derive(Clone)]
+pub struct Stop {
+    /// Never carries a message: the request closes the channel, and a
+    /// closed channel wakes every receiver waiting on it.
+    requested: Receiver<()>,
+    /// The channel's one sender, dropped by the request.
+    sender: Arc<Mutex<Option<Sender<()>>>>,
+}
+
+impl Default for Stop {
+    fn default() -> Self {
+        Stop::new()
+    }
+}
+
+impl Stop {
+    /// A stop not requested yet.
+    pub fn new() -> Stop {
+        let (sender, requested) = bounded(0);
+        Stop {
+            requested,
+            sender: Arc::new(Mutex::new(Some(sender))),
+        }
+    }
+
+    /// Asks every job to stop; a search under way ends early.
+    pub fn request(&self) {
+        self.sender
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+    }
+
+    /// Whether a stop was requested.
+    pub fn is_requested(&self) -> bool {
+        self.requested.try_recv() == Err(TryRecvError::Disconnected)
+    }
+}
+
+/// Searches the engine's position with `limits`, handing every event to
+/// `on_event` up to the best move, which ends the search. A stop request
+/// ends the search early; its best move still comes.
+pub fn search(
+    engine: &mut Engine,
+    limits: &Limits,
+    stop: &Stop,
+    mut on_event: impl FnMut(SearchEvent),
+) {
+    let (events, reports) = unbounded();
+    engine.go(limits, events);
+    // Watched until the search is asked to stop, then never again.
+    let mut stop_requested = stop.requested.clone();
+    loop {
+        select! {
+            recv(reports) -> event => {
+                let Ok(event) = event else { break };
+                let best_move = matches!(event, SearchEvent::BestMove { .. });
+                on_event(event);
+                if best_move {
+                    break;
+                }
+            }
+            recv(stop_requested) -> _ => {
+                engine.stop();
+                stop_requested = never();
+            }
+        }
+    }
+    engine.wait();
 }
 
 /// A bar on stderr when it is a terminal; a hidden one otherwise.
@@ -211,4 +292,64 @@ pub fn progress_bar(total: usize) -> ProgressBar {
         ProgressStyle::with_template("{bar:20} {pos}/{len} {elapsed_precise} eta {eta}  {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar());
     ProgressBar::new(total as u64).with_style(style)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn every_copy_of_a_stop_sees_the_request() {
+        let stop = Stop::new();
+        let copy = stop.clone();
+        assert!(!stop.is_requested() && !copy.is_requested());
+        copy.request();
+        copy.request();
+        assert!(stop.is_requested() && copy.is_requested());
+    }
+
+    #[test]
+    fn no_result_is_handed_on_after_a_stop() {
+        let mut workers = Workers::new("test", 2, 1, 1, None).unwrap();
+        let stop = Stop::new();
+        let items: Vec<usize> = (0..1000).collect();
+        let mut handed = Vec::new();
+        workers.run_in_order(
+            &items,
+            &stop,
+            |_, &item| item * 10,
+            |&item, result| {
+                handed.push(result);
+                if item == 2 {
+                    stop.request();
+                }
+            },
+        );
+        assert_eq!(handed, [0, 10, 20]);
+    }
+
+    #[test]
+    fn a_stop_ends_a_search_without_limit() {
+        let stop = Stop::new();
+        let (done, finished) = unbounded();
+        let searching = stop.clone();
+        std::thread::spawn(move || {
+            let mut engine = Engine::new();
+            let mut best = None;
+            search(&mut engine, &Limits::default(), &searching, |event| {
+                if let SearchEvent::BestMove { best: mv, .. } = event {
+                    best = mv;
+                }
+            });
+            let _ = done.send(best);
+        });
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(finished.try_recv().is_err(), "a bare go waits for stop");
+        stop.request();
+        let best = finished
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the search ends on the stop request");
+        assert!(best.is_some());
+    }
 }

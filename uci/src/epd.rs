@@ -6,15 +6,17 @@
 //! are printed in file order all the same. Invalid lines are reported on
 //! stderr with their line number and skipped. A position whose FEN needed
 //! repair (see `Board::from_fen_repaired`) is searched as repaired, and every
-//! output format says what was repaired.
+//! output format says what was repaired. Results are written as they come;
+//! when they can no longer be written (a reader that closed the pipe, a full
+//! disk) the run stops, quietly for a closed pipe.
 //!
 //! The shared machinery (jobs, limits, progress bar) is in `crate::batch`.
 
 mod report;
 
-use crate::batch::{EngineArgs, LimitArgs, open_output, progress_bar};
+use crate::batch::{EngineArgs, LimitArgs, Stop, open_output, progress_bar, search};
+use crate::output::is_closed_pipe;
 use clap::{Args, ValueEnum};
-use crossbeam::channel::unbounded;
 use sessa_engine::epd::{EpdFile, EpdLineError, EpdRecord};
 use sessa_engine::{Engine, Limits, ReportedScore, SearchEvent};
 use shakmaty::Move;
@@ -257,7 +259,9 @@ pub fn run(args: &EpdArgs) -> ExitCode {
     let mut report = report::new(args.format, out, progress.clone());
     let limits = args.limit.limits();
     let mut overall = Summary::default();
-    let mut written = report.begin(args);
+    let stop = Stop::new();
+    let mut written = Ok(());
+    keep_first_error(&mut written, &stop, || report.begin(args));
     for suite in &suites {
         let name = suite.path.display().to_string();
         let short_name = suite
@@ -267,36 +271,41 @@ pub fn run(args: &EpdArgs) -> ExitCode {
         let file = match &suite.parsed {
             Ok(file) => file,
             Err(e) => {
-                keep_first_error(&mut written, || report.unreadable_file(&name, e));
+                keep_first_error(&mut written, &stop, || report.unreadable_file(&name, e));
                 continue;
             }
         };
-        keep_first_error(&mut written, || {
+        keep_first_error(&mut written, &stop, || {
             report.begin_file(&name, file.records.len())
         });
         let mut summary = Summary {
             bad_lines: file.errors.len(),
             ..Summary::default()
         };
-        let search =
-            |engine: &mut Engine, record: &EpdRecord| search_position(engine, record, &limits);
-        workers.run_in_order(&file.records, search, |_, outcome| {
+        let work = |engine: &mut Engine, record: &EpdRecord| {
+            search_position(engine, record, &limits, &stop)
+        };
+        workers.run_in_order(&file.records, &stop, work, |_, outcome| {
             summary.add(&outcome);
             progress.inc(1);
             progress.set_message(format!(
                 "{short_name}: {}/{} solved",
                 summary.solved, summary.judged
             ));
-            keep_first_error(&mut written, || report.position(&name, &outcome));
+            keep_first_error(&mut written, &stop, || report.position(&name, &outcome));
         });
-        keep_first_error(&mut written, || {
+        keep_first_error(&mut written, &stop, || {
             report.end_file(&name, &summary, &file.errors)
         });
         overall.merge(&summary);
     }
-    keep_first_error(&mut written, || report.finish(&overall, suites.len()));
+    keep_first_error(&mut written, &stop, || {
+        report.finish(&overall, suites.len())
+    });
     progress.finish_and_clear();
-    if let Err(e) = written {
+    if let Err(e) = written
+        && !is_closed_pipe(&e)
+    {
         eprintln!("error: writing the results: {e}");
         return ExitCode::FAILURE;
     }
@@ -307,10 +316,18 @@ pub fn run(args: &EpdArgs) -> ExitCode {
     }
 }
 
-/// Runs `write` unless an earlier write failed; keeps the first error.
-fn keep_first_error(written: &mut io::Result<()>, write: impl FnOnce() -> io::Result<()>) {
+/// Runs `write` unless an earlier write failed; keeps the first error, and
+/// stops the run on it: results that cannot be written need no search.
+fn keep_first_error(
+    written: &mut io::Result<()>,
+    stop: &Stop,
+    write: impl FnOnce() -> io::Result<()>,
+) {
     if written.is_ok() {
         *written = write();
+        if written.is_err() {
+            stop.request();
+        }
     }
 }
 
@@ -332,44 +349,46 @@ fn report_bad_lines(path: &Path, errors: &[EpdLineError]) {
     }
 }
 
-/// Searches one position and judges the answer.
-fn search_position(engine: &mut Engine, record: &EpdRecord, limits: &Limits) -> Outcome {
+/// Searches one position and judges the answer; a stop request cuts the
+/// search short.
+fn search_position(
+    engine: &mut Engine,
+    record: &EpdRecord,
+    limits: &Limits,
+    stop: &Stop,
+) -> Outcome {
     let board = &record.board;
     engine.new_game();
     engine.set_position(board.clone());
-    let (events, reports) = unbounded();
     let started = Instant::now();
-    engine.go(limits, events);
     let mut last_info = None;
     // Time of the first report of the current run of right answers.
     let mut right_since = None;
     let mut best = None;
-    for event in reports.iter() {
-        match event {
-            SearchEvent::Info(info) => {
-                let pv_move = info
-                    .pv
-                    .first()
-                    .and_then(|text| board.parse_uci_move(text).ok());
-                if record.is_solved(pv_move, Some(info.score)) {
-                    right_since.get_or_insert(info.time_ms);
-                } else {
-                    right_since = None;
-                }
-                last_info = Some(info);
+    let mut time = None;
+    search(engine, limits, stop, |event| match event {
+        SearchEvent::Info(info) => {
+            let pv_move = info
+                .pv
+                .first()
+                .and_then(|text| board.parse_uci_move(text).ok());
+            if record.is_solved(pv_move, Some(info.score)) {
+                right_since.get_or_insert(info.time_ms);
+            } else {
+                right_since = None;
             }
-            SearchEvent::BestMove {
-                best: move_text, ..
-            } => {
-                best = move_text;
-                break;
-            }
-            SearchEvent::Failure(message) => eprintln!("error: {message} ({})", board.fen()),
-            SearchEvent::CurrentMove { .. } => {}
+            last_info = Some(info);
         }
-    }
-    let time = started.elapsed();
-    engine.wait();
+        SearchEvent::BestMove {
+            best: move_text, ..
+        } => {
+            best = move_text;
+            time = Some(started.elapsed());
+        }
+        SearchEvent::Failure(message) => eprintln!("error: {message} ({})", board.fen()),
+        SearchEvent::CurrentMove { .. } => {}
+    });
+    let time = time.unwrap_or_else(|| started.elapsed());
 
     let played = best
         .as_deref()
