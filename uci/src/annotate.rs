@@ -19,6 +19,10 @@
 //! never marked. Judging by the expected score rather than by pawns means
 //! that losing a pawn in a balanced position counts, while losing one more
 //! in a lost (or a won) position hardly does.
+//!
+//! Each game is written, and flushed, as soon as it and the games before it
+//! are annotated, as `sessa epd` writes its rows: a run that is killed
+//! leaves the games finished until then.
 
 mod pgn;
 mod svg;
@@ -235,7 +239,12 @@ pub fn run(args: &AnnotateArgs) -> ExitCode {
             all_good = false;
         }
         if written.is_ok() {
-            written = out.write_all(annotated.pgn.as_bytes());
+            // Written and flushed whole as soon as it is done, so that a run
+            // cut short leaves whole games.
+            written = progress.suspend(|| {
+                out.write_all(annotated.pgn.as_bytes())?;
+                out.flush()
+            });
             if written.is_err() {
                 // No game can be written any more: no need to search on.
                 stop.request();
@@ -253,7 +262,7 @@ pub fn run(args: &AnnotateArgs) -> ExitCode {
         progress.set_message(game_name(&job.file, &job.game));
     });
     progress.finish_and_clear();
-    if let Err(e) = written.and_then(|()| out.flush())
+    if let Err(e) = written
         && !is_closed_pipe(&e)
     {
         eprintln!("error: writing the games: {e}");

@@ -1,8 +1,9 @@
 //! `sessa annotate` on games of several kinds (`tests/fixtures/annotate/`):
 //! a long game, a hung queen, Chess960 from a `FEN` tag with castling,
 //! lichess and ChessBase annotations in the input, broken records among
-//! good ones. The output is read back with `pgn-reader` here and with
-//! python-chess, a real PGN reader, when it is installed.
+//! good ones; and a run killed midway, which must leave whole games. The
+//! output is read back with `pgn-reader` here and with python-chess, a real
+//! PGN reader, when it is installed.
 //!
 //! Without python-chess its test is skipped with a message, unless
 //! `SESSA_REQUIRE_PYTHON_CHESS=1` (as `.ci/run` sets it) makes that a failure.
@@ -10,7 +11,8 @@
 use pgn_reader::{Nag, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// Nodes per position: enough to see a hung queen, little enough that the
 /// whole file runs in seconds.
@@ -344,6 +346,98 @@ fn games_go_to_the_out_file_in_order_with_several_jobs() {
     let games = read_games(&std::fs::read_to_string(&out).unwrap());
     let white: Vec<&str> = games.iter().map(|g| g.tag("White").unwrap()).collect();
     assert_eq!(white, ["Sessa A", "player_one", "Smith, John"]);
+}
+
+/// Copies of `blunder.pgn` (16 moves) in a run that is interrupted: at
+/// [`INTERRUPTED_MOVE_TIME`] ms a position, under 2 s a game and over 10 s
+/// for them all. Annotated they take under 5 kB, less than a write buffer
+/// holds: only a game written as soon as it is done is there before the end.
+const INTERRUPTED_GAMES: usize = 8;
+const INTERRUPTED_MOVE_TIME: &str = "100";
+/// Longest wait for the first game, and for the process to end once
+/// signalled.
+const INTERRUPT_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Starts `sessa annotate` on [`INTERRUPTED_GAMES`] games into `out`.
+fn start_long_annotation(out: &Path) -> Child {
+    let game = fixture("blunder.pgn");
+    Command::new(env!("CARGO_BIN_EXE_sessa"))
+        .arg("annotate")
+        .args(vec![game.as_os_str(); INTERRUPTED_GAMES])
+        .args(["--movetime", INTERRUPTED_MOVE_TIME, "--out"])
+        .arg(out)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starting sessa annotate")
+}
+
+/// Waits until `out` holds a whole annotated game.
+fn wait_for_a_game(out: &Path, child: &mut Child) {
+    let moves = read_games(&std::fs::read_to_string(fixture("blunder.pgn")).unwrap())[0]
+        .moves
+        .len();
+    let started = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(out).unwrap_or_default();
+        if read_games(&text)
+            .first()
+            .is_some_and(|game| game.moves.len() == moves)
+        {
+            return;
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("sessa annotate ended ({status}) before it wrote a game");
+        }
+        if started.elapsed() > INTERRUPT_TIMEOUT {
+            let _ = child.kill();
+            panic!("no game in {} after {INTERRUPT_TIMEOUT:?}", out.display());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Waits for the process to end; its status and stderr.
+fn wait_for_end(mut child: Child) -> (ExitStatus, String) {
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > INTERRUPT_TIMEOUT {
+            let _ = child.kill();
+            panic!("sessa annotate still ran {INTERRUPT_TIMEOUT:?} after it was signalled");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let output = child.wait_with_output().unwrap();
+    (output.status, text(&output.stderr))
+}
+
+/// Checks that the file `out` of an interrupted run holds whole annotated
+/// games, at least one, and not all of them.
+fn assert_whole_games(out: &Path) {
+    let pgn = std::fs::read_to_string(out).unwrap();
+    let games = read_games(&pgn);
+    assert!(
+        !games.is_empty() && games.len() < INTERRUPTED_GAMES,
+        "{} games",
+        games.len()
+    );
+    let game = std::fs::read_to_string(fixture("blunder.pgn")).unwrap();
+    let input = read_games(&format!("{game}\n").repeat(games.len()));
+    assert_annotated(&input, &games);
+    assert!(pgn.trim_end().ends_with("1-0"), "{pgn}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_killed_annotation_leaves_whole_games() {
+    let out = temp_dir("annotate-killed").join("annotated.pgn");
+    let mut child = start_long_annotation(&out);
+    wait_for_a_game(&out, &mut child);
+    child.kill().unwrap();
+    let (status, stderr) = wait_for_end(child);
+    assert!(status.code().is_none(), "{status}: {stderr}");
+    assert_whole_games(&out);
 }
 
 /// Reads every game of the file `argv[1]` (annotated) and `argv[2]` (the
