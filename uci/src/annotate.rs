@@ -22,7 +22,10 @@
 //!
 //! Each game is written, and flushed, as soon as it and the games before it
 //! are annotated, as `sessa epd` writes its rows: a run that is killed
-//! leaves the games finished until then.
+//! leaves the games finished until then. An interrupt (Ctrl-C, `SIGTERM`,
+//! `SIGHUP`) stops the run cleanly: the searches under way end, the game
+//! they belong to is left out, the games written stay, and the process
+//! exits with [`INTERRUPTED_STATUS`].
 
 mod pgn;
 mod svg;
@@ -55,6 +58,9 @@ pub const MISTAKE_DROP: f64 = 0.20;
 pub const BLUNDER_DROP: f64 = 0.30;
 /// Plies of the engine's line written as the better variation at most.
 const BETTER_LINE_PLIES: usize = 10;
+/// The exit status of a run stopped by an interrupt: 128 + 2, as shells
+/// report a process that `SIGINT` ended.
+const INTERRUPTED_STATUS: u8 = 130;
 
 /// Options of `sessa annotate`.
 #[derive(Args, Debug)]
@@ -196,6 +202,8 @@ struct Job {
 
 /// Runs `sessa annotate`.
 pub fn run(args: &AnnotateArgs) -> ExitCode {
+    let stop = Stop::new();
+    stop_on_interrupt(&stop);
     let mut workers = match args.engines.workers("annotate") {
         Ok(workers) => workers,
         Err(e) => {
@@ -226,11 +234,11 @@ pub fn run(args: &AnnotateArgs) -> ExitCode {
         env!("CARGO_PKG_VERSION"),
         args.limit.text()
     );
-    let stop = Stop::new();
     let work = |engine: &mut Engine, job: &Job| {
         annotate(engine, job, &limits, &annotator, &progress, &stop)
     };
     let mut written = Ok(());
+    let mut games_written = 0;
     workers.run_in_order(&jobs, &stop, work, |job, annotated| {
         // `None` is a game cut short by a stop, after which nothing comes.
         let Some(annotated) = annotated else { return };
@@ -245,7 +253,9 @@ pub fn run(args: &AnnotateArgs) -> ExitCode {
                 out.write_all(annotated.pgn.as_bytes())?;
                 out.flush()
             });
-            if written.is_err() {
+            if written.is_ok() {
+                games_written += 1;
+            } else {
                 // No game can be written any more: no need to search on.
                 stop.request();
             }
@@ -262,16 +272,36 @@ pub fn run(args: &AnnotateArgs) -> ExitCode {
         progress.set_message(game_name(&job.file, &job.game));
     });
     progress.finish_and_clear();
-    if let Err(e) = written
-        && !is_closed_pipe(&e)
-    {
-        eprintln!("error: writing the games: {e}");
-        return ExitCode::FAILURE;
+    match written {
+        Err(e) if is_closed_pipe(&e) => {}
+        Err(e) => {
+            eprintln!("error: writing the games: {e}");
+            return ExitCode::FAILURE;
+        }
+        Ok(()) if stop.is_requested() => {
+            // Not eprintln!: after a SIGHUP the terminal may be gone.
+            let _ = writeln!(
+                io::stderr(),
+                "interrupted: {games_written} of {} games written",
+                jobs.len()
+            );
+            return ExitCode::from(INTERRUPTED_STATUS);
+        }
+        Ok(()) => {}
     }
     if all_good {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// Makes an interrupt (Ctrl-C, `SIGTERM`, `SIGHUP`) request `stop` instead
+/// of ending the process at once.
+fn stop_on_interrupt(stop: &Stop) {
+    let stop = stop.clone();
+    if let Err(e) = ctrlc::set_handler(move || stop.request()) {
+        eprintln!("warning: an interrupt will end the run at once: {e}");
     }
 }
 

@@ -1,9 +1,10 @@
 //! `sessa annotate` on games of several kinds (`tests/fixtures/annotate/`):
 //! a long game, a hung queen, Chess960 from a `FEN` tag with castling,
 //! lichess and ChessBase annotations in the input, broken records among
-//! good ones; and a run killed midway, which must leave whole games. The
-//! output is read back with `pgn-reader` here and with python-chess, a real
-//! PGN reader, when it is installed.
+//! good ones; and runs killed or interrupted (SIGINT, SIGTERM, SIGHUP)
+//! midway, which must leave whole games. The output is read back with
+//! `pgn-reader` here and with python-chess, a real PGN reader, when it is
+//! installed.
 //!
 //! Without python-chess its test is skipped with a message, unless
 //! `SESSA_REQUIRE_PYTHON_CHESS=1` (as `.ci/run` sets it) makes that a failure.
@@ -349,11 +350,12 @@ fn games_go_to_the_out_file_in_order_with_several_jobs() {
 }
 
 /// Copies of `blunder.pgn` (16 moves) in a run that is interrupted: at
-/// [`INTERRUPTED_MOVE_TIME`] ms a position, under 2 s a game and over 10 s
-/// for them all. Annotated they take under 5 kB, less than a write buffer
-/// holds: only a game written as soon as it is done is there before the end.
+/// [`INTERRUPTED_MOVE_TIME`] ms a position, under a second a game and over
+/// 6 s for them all. Annotated they take under 5 kB, less than a write
+/// buffer holds: only a game written as soon as it is done is there before
+/// the end.
 const INTERRUPTED_GAMES: usize = 8;
-const INTERRUPTED_MOVE_TIME: &str = "100";
+const INTERRUPTED_MOVE_TIME: &str = "50";
 /// Longest wait for the first game, and for the process to end once
 /// signalled.
 const INTERRUPT_TIMEOUT: Duration = Duration::from_secs(20);
@@ -438,6 +440,51 @@ fn a_killed_annotation_leaves_whole_games() {
     let (status, stderr) = wait_for_end(child);
     assert!(status.code().is_none(), "{status}: {stderr}");
     assert_whole_games(&out);
+}
+
+/// Sends `signal` (as `kill -s` names it: `INT`, `TERM`) to the process.
+#[cfg(unix)]
+fn send_signal(child: &Child, signal: &str) {
+    let pid = child.id().to_string();
+    let sent = Command::new("sh")
+        .args(["-c", "kill -s \"$1\" \"$2\"", "sh", signal, &pid])
+        .status()
+        .expect("running kill");
+    assert!(sent.success(), "kill -s {signal} {pid}");
+}
+
+/// Interrupts a run with `signal` once it has written a game: it must end
+/// with status 130, say how many games it wrote, and leave them whole.
+#[cfg(unix)]
+fn assert_interrupt_keeps_whole_games(signal: &str) {
+    let out = temp_dir(&format!("annotate-sig{signal}")).join("annotated.pgn");
+    let mut child = start_long_annotation(&out);
+    wait_for_a_game(&out, &mut child);
+    send_signal(&child, signal);
+    let (status, stderr) = wait_for_end(child);
+    assert_eq!(status.code(), Some(130), "SIG{signal}: {stderr}");
+    assert_whole_games(&out);
+    let games = read_games(&std::fs::read_to_string(&out).unwrap()).len();
+    let note = format!("interrupted: {games} of {INTERRUPTED_GAMES} games written");
+    assert_eq!(stderr.trim(), note, "SIG{signal}");
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_an_annotation_and_keeps_its_whole_games() {
+    assert_interrupt_keeps_whole_games("INT");
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_an_annotation_and_keeps_its_whole_games() {
+    assert_interrupt_keeps_whole_games("TERM");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_terminal_stops_an_annotation_and_keeps_its_whole_games() {
+    assert_interrupt_keeps_whole_games("HUP");
 }
 
 /// Reads every game of the file `argv[1]` (annotated) and `argv[2]` (the
