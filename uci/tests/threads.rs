@@ -74,3 +74,28 @@ fn many_threads_still_answer_isready_and_stop() {
     assert_legal(&e.bestmove(PROMPT).0);
     assert!(sent.elapsed() < PROMPT);
 }
+
+/// Far more threads than cores (64 on a machine with a few): a timed search
+/// still ends in time with a legal move, `stop` still answers at once, and
+/// the pool shrinks back.
+#[test]
+fn sixty_four_threads_keep_time_and_answer_stop() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 64");
+    e.ready();
+    e.send("position startpos");
+    let sent = Instant::now();
+    e.send("go movetime 300");
+    let (best, _, _) = e.bestmove(Duration::from_millis(300) + PROMPT);
+    assert!(sent.elapsed() < Duration::from_millis(300) + PROMPT);
+    assert_legal(&best);
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let sent = Instant::now();
+    e.send("stop");
+    assert_legal(&e.bestmove(PROMPT).0);
+    assert!(sent.elapsed() < PROMPT, "stop took {:?}", sent.elapsed());
+    e.send("setoption name Threads value 1");
+    e.send("go depth 4");
+    assert_legal(&e.bestmove(PROMPT * 4).0);
+}
