@@ -10,12 +10,12 @@
 //! The search is split by role:
 //! - this module: what a search is given and shares, and the `Worker`'s
 //!   plumbing (counting nodes, making moves, evaluating);
-//! - [`root`]: iterative deepening, aspiration windows, MultiPV lines and the
+//! - `root`: iterative deepening, aspiration windows, MultiPV lines and the
 //!   root move loop;
-//! - [`node`]: the search of one node below the root, with the searches
+//! - `node`: the search of one node below the root, with the searches
 //!   that recurse into it (null move, ProbCut, the singular test);
-//! - [`qsearch`]: the quiescence search;
-//! - [`pruning`]: the pure decisions the node search takes (margins,
+//! - `qsearch`: the quiescence search;
+//! - `pruning`: the pure decisions the node search takes (margins,
 //!   reductions, verdicts), each testable on its own.
 //!
 //! With MultiPV the root is searched line by line; with the root in the
