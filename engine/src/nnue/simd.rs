@@ -1,13 +1,18 @@
-//! The network's inner loops, in a portable form and, on x86-64 CPUs that
-//! have it, with AVX2 through `std::arch`. The kernel is chosen once at run
-//! time; all kernels compute the same integers (16-bit sums wrap the same
-//! way, products are exact), which the tests check.
+//! The network's inner loops, in a portable form and through `std::arch`
+//! with AVX2 on x86-64 CPUs that have it and with NEON on 64-bit ARM. The
+//! kernel is chosen once at run time; all kernels compute the same integers
+//! (16-bit sums wrap the same way, products are exact), which the tests
+//! check.
 
 use super::QA;
 
 /// Values one AVX2 register holds.
 #[cfg(target_arch = "x86_64")]
 const LANES: usize = 16;
+
+/// Values one NEON register holds.
+#[cfg(target_arch = "aarch64")]
+const NEON_LANES: usize = 8;
 
 /// Which implementation of the inner loops runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,6 +24,11 @@ pub enum Kernel {
     #[cfg(target_arch = "x86_64")]
     #[non_exhaustive]
     Avx2,
+    /// 128-bit NEON integer instructions (64-bit ARM: Raspberry Pi 3 and
+    /// later, Apple silicon). Only [`Kernel::detect`] makes it.
+    #[cfg(target_arch = "aarch64")]
+    #[non_exhaustive]
+    Neon,
 }
 
 impl Kernel {
@@ -28,6 +38,8 @@ impl Kernel {
             Kernel::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => "AVX2",
+            #[cfg(target_arch = "aarch64")]
+            Kernel::Neon => "NEON",
         }
     }
 
@@ -36,6 +48,10 @@ impl Kernel {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             return Kernel::Avx2;
+        }
+        #[cfg(target_arch = "aarch64")]
+        if std::arch::is_aarch64_feature_detected!("neon") {
+            return Kernel::Neon;
         }
         Kernel::Portable
     }
@@ -64,6 +80,9 @@ impl Kernel {
             // SAFETY: this kernel is only chosen when the CPU has AVX2.
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => unsafe { update_avx2(src, dst, adds, subs) },
+            // SAFETY: this kernel is only chosen when the CPU has NEON.
+            #[cfg(target_arch = "aarch64")]
+            Kernel::Neon => unsafe { update_neon(src, dst, adds, subs) },
         }
     }
 
@@ -78,6 +97,9 @@ impl Kernel {
             // SAFETY: this kernel is only chosen when the CPU has AVX2.
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => unsafe { screlu_dot_avx2(values, weights) },
+            // SAFETY: this kernel is only chosen when the CPU has NEON.
+            #[cfg(target_arch = "aarch64")]
+            Kernel::Neon => unsafe { screlu_dot_neon(values, weights) },
         }
     }
 }
@@ -169,6 +191,59 @@ unsafe fn screlu_dot_avx2<const H: usize>(values: &[i16; H], weights: &[i16; H])
     _mm_cvtsi128_si32(total)
 }
 
+#[cfg(target_arch = "aarch64")]
+#[target_feature(enable = "neon")]
+unsafe fn update_neon<const H: usize>(
+    src: &[i16; H],
+    dst: &mut [i16; H],
+    adds: &[&[i16; H]],
+    subs: &[&[i16; H]],
+) {
+    use std::arch::aarch64::*;
+    const { assert!(H.is_multiple_of(NEON_LANES)) };
+    for lane in (0..H).step_by(NEON_LANES) {
+        // SAFETY: `lane + NEON_LANES <= H`, so every 16-byte access stays
+        // inside its array; NEON loads and stores need no alignment.
+        unsafe {
+            let mut v = vld1q_s16(src.as_ptr().add(lane));
+            for row in adds {
+                v = vaddq_s16(v, vld1q_s16(row.as_ptr().add(lane)));
+            }
+            for row in subs {
+                v = vsubq_s16(v, vld1q_s16(row.as_ptr().add(lane)));
+            }
+            vst1q_s16(dst.as_mut_ptr().add(lane), v);
+        }
+    }
+}
+
+/// As the AVX2 kernel: `v · w` in 16 bits (exact, see
+/// `Network::from_bytes`), then `v · (v · w)` widened to 32 bits.
+#[cfg(target_arch = "aarch64")]
+#[target_feature(enable = "neon")]
+unsafe fn screlu_dot_neon<const H: usize>(values: &[i16; H], weights: &[i16; H]) -> i32 {
+    use std::arch::aarch64::*;
+    const { assert!(H.is_multiple_of(NEON_LANES)) };
+    let zero = vdupq_n_s16(0);
+    let ceiling = vdupq_n_s16(QA as i16);
+    let mut sum = vdupq_n_s32(0);
+    for lane in (0..H).step_by(NEON_LANES) {
+        // SAFETY: `lane + NEON_LANES <= H`, so both loads stay inside their
+        // arrays.
+        let (v, w) = unsafe {
+            (
+                vld1q_s16(values.as_ptr().add(lane)),
+                vld1q_s16(weights.as_ptr().add(lane)),
+            )
+        };
+        let v = vminq_s16(vmaxq_s16(v, zero), ceiling);
+        let vw = vmulq_s16(v, w);
+        sum = vmlal_s16(sum, vget_low_s16(v), vget_low_s16(vw));
+        sum = vmlal_high_s16(sum, v, vw);
+    }
+    vaddvq_s32(sum)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,6 +297,13 @@ mod tests {
     fn kernels_agree() {
         kernels_agree_at::<128>();
         kernels_agree_at::<256>();
+    }
+
+    /// On 64-bit ARM the tests above compare NEON with the portable kernel.
+    #[cfg(target_arch = "aarch64")]
+    #[test]
+    fn neon_is_chosen_on_64_bit_arm() {
+        assert_eq!(Kernel::detect(), Kernel::Neon);
     }
 
     #[test]
