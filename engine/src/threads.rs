@@ -24,10 +24,11 @@
 //! answer `stop` at once and play a legal move (`uci/tests/threads.rs`):
 //! - The shared node counter gets one atomic addition per thread every
 //!   [`crate::search::CHECK_INTERVAL`] nodes, on a cache line of its own:
-//!   at 256 threads of 1.5 M nodes per second, about 1.5 M additions per
-//!   second in all, a few hundred nanoseconds of waiting per thread per
-//!   second. Should it show, each thread can count on a padded line of its
-//!   own, summed only for reports and limits.
+//!   at 256 threads of 1.5 M nodes per second, about 6,000 additions per
+//!   thread and 1.5 M in all each second; at some 100 ns for an addition to
+//!   a contended line, under a millisecond of waiting per thread per second
+//!   (an estimate, not a measurement). Should it show, each thread can
+//!   count on a padded line of its own, summed only for reports and limits.
 //! - The stop flag is read once per interval from a line written once per
 //!   search, so it stays in every core's cache; `stop` reaches the last
 //!   thread within its next interval, and the main thread then waits for
@@ -38,9 +39,10 @@
 //! - The transposition table is lock-free, one 64-byte bucket per probe:
 //!   threads contend only where they write the same bucket at once, which
 //!   random keys make rare; what grows is the demand on memory bandwidth.
-//! - Memory per thread: its histories (about 1.2 MB, most of it the
-//!   continuation history), correction history (384 kB), accumulators and
-//!   search stack (about 150 kB), and a 16 MB stack reserved but touched
+//! - Memory per thread, by the sizes of its tables: histories (about
+//!   1.2 MB, most of it the continuation history), correction history
+//!   (384 kB), accumulators and search stack (about 150 kB), and a 16 MB
+//!   stack reserved but touched
 //!   only as deep as the search goes: about 450 MB of tables at 256
 //!   threads, next to the gigabytes of hash such a machine is given.
 

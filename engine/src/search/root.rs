@@ -46,18 +46,24 @@ impl RootMove {
         }
     }
 
-    /// The line this move heads: its search score, unless the tablebases
-    /// know better and the search proved no mate.
+    /// The line this move heads (see [`root_line`]).
     fn line(&self) -> PvLine {
-        let (score, from_tablebase) = match self.tb_score {
-            Some(tb_score) if !is_mate(self.score) => (tb_score, true),
-            _ => (self.score, false),
-        };
-        PvLine {
-            score,
-            pv: self.pv.clone(),
-            from_tablebase,
-        }
+        root_line(self.score, self.pv.clone(), self.tb_score)
+    }
+}
+
+/// The line of a root move searched to `score` along `pv`: its search
+/// score, unless the tablebases know better (`tb_score`) and the search
+/// proved no mate.
+fn root_line(score: Score, pv: Vec<Move>, tb_score: Option<Score>) -> PvLine {
+    let (score, from_tablebase) = match tb_score {
+        Some(tb_score) if !is_mate(score) => (tb_score, true),
+        _ => (score, false),
+    };
+    PvLine {
+        score,
+        pv,
+        from_tablebase,
     }
 }
 
@@ -354,12 +360,8 @@ impl Worker<'_> {
                     alpha = score;
                     self.stack.update_pv(0, m);
                     if index > 0 {
-                        let improvement = RootMove {
-                            score,
-                            pv: self.root_pv(m),
-                            ..root_move.clone()
-                        };
-                        self.iteration_improvement = Some(improvement.line());
+                        let pv = self.root_pv(m);
+                        self.iteration_improvement = Some(root_line(score, pv, root_move.tb_score));
                     }
                     if score >= beta {
                         break;
