@@ -271,6 +271,8 @@ impl FloatNetwork {
         match self.hidden() {
             128 => self.forward_activations::<128>(features).output,
             256 => self.forward_activations::<256>(features).output,
+            384 => self.forward_activations::<384>(features).output,
+            512 => self.forward_activations::<512>(features).output,
             hidden => unreachable!("a network {hidden} wide"),
         }
     }
@@ -280,6 +282,8 @@ impl FloatNetwork {
         match self.hidden() {
             128 => self.backward_at::<128>(features, target, gradient),
             256 => self.backward_at::<256>(features, target, gradient),
+            384 => self.backward_at::<384>(features, target, gradient),
+            512 => self.backward_at::<512>(features, target, gradient),
             hidden => unreachable!("a network {hidden} wide"),
         }
     }
@@ -338,6 +342,8 @@ impl FloatNetwork {
         match &net.weights {
             Weights::Hidden128(layers) => dequantise(layers, blocks, &mut params),
             Weights::Hidden256(layers) => dequantise(layers, blocks, &mut params),
+            Weights::Hidden384(layers) => dequantise(layers, blocks, &mut params),
+            Weights::Hidden512(layers) => dequantise(layers, blocks, &mut params),
         }
         FloatNetwork {
             params,
@@ -351,6 +357,8 @@ impl FloatNetwork {
         let weights = match self.hidden() {
             128 => Weights::Hidden128(quantise(&self.params, self.blocks)),
             256 => Weights::Hidden256(quantise(&self.params, self.blocks)),
+            384 => Weights::Hidden384(quantise(&self.params, self.blocks)),
+            512 => Weights::Hidden512(quantise(&self.params, self.blocks)),
             hidden => unreachable!("a network {hidden} wide"),
         };
         Network {
@@ -620,6 +628,8 @@ pub fn scale_output(net: &mut Network, factor: f64) {
     match &mut net.weights {
         Weights::Hidden128(layers) => scale_layers(layers, factor),
         Weights::Hidden256(layers) => scale_layers(layers, factor),
+        Weights::Hidden384(layers) => scale_layers(layers, factor),
+        Weights::Hidden512(layers) => scale_layers(layers, factor),
     }
 }
 

@@ -28,7 +28,7 @@ fn settings(epochs: usize) -> Settings {
         mirror: false,
         layout: InputLayout::Plain,
         // 128 wide, not the default 256: the fixture's few games suit the
-        // narrower network, and the 256-wide cases ask for their width.
+        // narrower network, and the wider cases ask for their width.
         hidden: 128,
     }
 }
@@ -162,11 +162,20 @@ fn a_random_network_is_not_all_zero() {
 
 #[test]
 fn a_wider_network_trains_and_keeps_its_width_through_a_checkpoint() {
-    let dir = std::env::temp_dir().join(format!("sessa-train-wide-{}", std::process::id()));
+    for hidden in HIDDEN_SIZES.into_iter().filter(|&hidden| hidden > 128) {
+        wider_network_trains_and_resumes(hidden);
+    }
+}
+
+/// A run `hidden` wide lowers the loss in an epoch, resumes from its
+/// checkpoint exactly, and a 128-wide run refuses that checkpoint.
+fn wider_network_trains_and_resumes(hidden: usize) {
+    let dir =
+        std::env::temp_dir().join(format!("sessa-train-wide-{hidden}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let checkpoint = dir.join("epoch-001.ckpt");
     let wide = Settings {
-        hidden: 256,
+        hidden,
         ..settings(2)
     };
     let records = fixture();
@@ -176,7 +185,7 @@ fn a_wider_network_trains_and_keeps_its_width_through_a_checkpoint() {
     let after = mean_loss(&trainer.net, &records, 0.5);
     assert!(
         after < before,
-        "loss over the fixture {before} before, {after} after"
+        "loss over the fixture {before} before, {after} after ({hidden} wide)"
     );
     trainer.save_checkpoint(&checkpoint).unwrap();
     let mut resumed = Trainer::new(fixture(), wide);
@@ -187,11 +196,14 @@ fn a_wider_network_trains_and_keeps_its_width_through_a_checkpoint() {
     trainer.epoch();
     resumed.epoch();
     assert_eq!(resumed.net, trainer.net);
-    // A run set up 128 wide refuses the 256-wide checkpoint.
+    assert_eq!(trainer.net.quantise().hidden(), hidden);
+    // A run set up 128 wide refuses the wider checkpoint.
     let mut narrow = Trainer::new(fixture(), settings(2));
     let error = narrow.resume(&checkpoint).unwrap_err().to_string();
     assert!(
-        error.contains("a network 256 wide and this run's is 128 wide"),
+        error.contains(&format!(
+            "a network {hidden} wide and this run's is 128 wide"
+        )),
         "{error}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

@@ -163,9 +163,16 @@ mod tests {
 
     #[test]
     fn a_network_that_evaluates_alike_benches_alike() {
+        use crate::nnue::widened;
         let narrow = Arc::new(crate::nnue::narrow_test_network());
-        let wide = run(5, 4, 1, Arc::new(crate::nnue::widened(&narrow)));
-        let narrow = run(5, 4, 1, narrow);
-        assert_eq!(wide.lines, narrow.lines);
+        let expected = run(5, 4, 1, Arc::clone(&narrow)).lines;
+        for wide in [widened::<256>(&narrow), widened::<512>(&narrow)] {
+            let hidden = wide.hidden();
+            assert_eq!(
+                run(5, 4, 1, Arc::new(wide)).lines,
+                expected,
+                "{hidden} wide"
+            );
+        }
     }
 }

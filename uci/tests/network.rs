@@ -194,8 +194,38 @@ fn eval_file_names_an_old_format_and_plays_with_a_king_mirrored_network() {
     }
 }
 
+/// `narrow` widened to `W`: the same units in the first 128 lanes, the
+/// others with biases and weights but no output weights, so that it
+/// evaluates as `narrow` does.
+fn widened<const W: usize>(
+    narrow: &sessa_engine::nnue::Layers<128>,
+) -> Box<sessa_engine::nnue::Layers<W>> {
+    let mut wide = sessa_engine::nnue::Layers::<W>::zeroed();
+    for (i, (wide_row, row)) in wide
+        .feature_weights
+        .iter_mut()
+        .zip(&narrow.feature_weights)
+        .enumerate()
+    {
+        wide_row[..128].copy_from_slice(row);
+        wide_row[128..].fill((i % 17) as i16 - 8);
+    }
+    wide.feature_bias[..128].copy_from_slice(&narrow.feature_bias);
+    wide.feature_bias[128..].fill(50);
+    for (wide_half, half) in wide
+        .output_weights
+        .iter_mut()
+        .flatten()
+        .zip(narrow.output_weights.iter().flatten())
+    {
+        wide_half[..128].copy_from_slice(half);
+    }
+    wide.output_bias = narrow.output_bias;
+    wide
+}
+
 #[test]
-fn eval_file_plays_networks_of_both_widths() {
+fn eval_file_plays_networks_of_every_width() {
     use sessa_engine::nnue::{InputLayout, Layers, Network, Weights};
     let mut e = Engine::start();
     e.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
@@ -224,49 +254,27 @@ fn eval_file_plays_networks_of_both_widths() {
         half.copy_from_slice(&built_in_half[..128]);
     }
     narrow.output_bias = built_in.output_bias;
-    // The same units in the first 128 of 256, the other units with biases
-    // and weights but no output weights: the same evaluations.
-    let mut wide = Layers::<256>::zeroed();
-    for (i, (wide_row, row)) in wide
-        .feature_weights
-        .iter_mut()
-        .zip(&narrow.feature_weights)
-        .enumerate()
-    {
-        wide_row[..128].copy_from_slice(row);
-        wide_row[128..].fill((i % 17) as i16 - 8);
-    }
-    wide.feature_bias[..128].copy_from_slice(&narrow.feature_bias);
-    wide.feature_bias[128..].fill(50);
-    for (wide_half, half) in wide
-        .output_weights
-        .iter_mut()
-        .flatten()
-        .zip(narrow.output_weights.iter().flatten())
-    {
-        wide_half[..128].copy_from_slice(half);
-    }
-    wide.output_bias = narrow.output_bias;
-    let narrow = Network {
-        layout: InputLayout::Plain,
-        weights: Weights::Hidden128(narrow),
-    };
-    let wide = Network {
-        layout: InputLayout::Plain,
-        weights: Weights::Hidden256(wide),
-    };
+    // The same units in the first 128 of 256, 384 and 512: the same
+    // evaluations.
+    let wider = [
+        Weights::from_layers(widened::<256>(&narrow)),
+        Weights::from_layers(widened::<384>(&narrow)),
+        Weights::from_layers(widened::<512>(&narrow)),
+    ];
     let mut narrow_score = None;
-    for (net, shape) in [
-        (&narrow, "768->128x2->1, plain inputs"),
-        (&wide, "768->256x2->1, plain inputs"),
-    ] {
+    for weights in std::iter::once(Weights::Hidden128(narrow)).chain(wider) {
+        let net = Network {
+            layout: InputLayout::Plain,
+            weights,
+        };
+        let shape = format!("768->{}x2->1, plain inputs", net.hidden());
         let path = temporary(&format!("width-{}.nnue", net.hidden()));
         std::fs::write(&path, net.to_bytes()).unwrap();
         e.send(&format!("setoption name EvalFile value {}", path.display()));
         e.expect(
             |l| {
                 l.starts_with("info string EvalFile: using network")
-                    && l.contains(shape)
+                    && l.contains(&shape)
                     && l.is_ascii()
             },
             PROMPT,

@@ -59,8 +59,8 @@ struct Args {
     /// `--from` must have the layout asked for.
     #[arg(long)]
     king_mirrored: bool,
-    /// Width of the first layer (128 or 256); a network given with `--from`
-    /// must have the width asked for.
+    /// Width of the first layer (128, 256, 384 or 512); a network given
+    /// with `--from` must have the width asked for.
     #[arg(long, default_value_t = DEFAULT_HIDDEN)]
     hidden: usize,
     /// Start from this network's weights instead of random ones (for

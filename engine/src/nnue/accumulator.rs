@@ -206,27 +206,27 @@ fn push_on<const H: usize>(
 enum Line {
     Hidden128(Vec<Accumulator<128>>),
     Hidden256(Vec<Accumulator<256>>),
+    Hidden384(Vec<Accumulator<384>>),
+    Hidden512(Vec<Accumulator<512>>),
+}
+
+/// Accumulators of zeros, as many as a line of any search needs.
+fn zeroed_line<const H: usize>() -> Vec<Accumulator<H>> {
+    let zero = Accumulator {
+        white: [0; H],
+        black: [0; H],
+    };
+    vec![zero; MAX_PLY + 8]
 }
 
 impl Line {
     /// A line long enough for any search, for a first layer `hidden` wide.
     fn new(hidden: usize) -> Line {
-        let length = MAX_PLY + 8;
         match hidden {
-            128 => Line::Hidden128(vec![
-                Accumulator {
-                    white: [0; 128],
-                    black: [0; 128],
-                };
-                length
-            ]),
-            256 => Line::Hidden256(vec![
-                Accumulator {
-                    white: [0; 256],
-                    black: [0; 256],
-                };
-                length
-            ]),
+            128 => Line::Hidden128(zeroed_line()),
+            256 => Line::Hidden256(zeroed_line()),
+            384 => Line::Hidden384(zeroed_line()),
+            512 => Line::Hidden512(zeroed_line()),
             _ => unreachable!("networks are {:?} wide", super::HIDDEN_SIZES),
         }
     }
@@ -235,6 +235,8 @@ impl Line {
         match self {
             Line::Hidden128(_) => 128,
             Line::Hidden256(_) => 256,
+            Line::Hidden384(_) => 384,
+            Line::Hidden512(_) => 512,
         }
     }
 }
@@ -284,6 +286,12 @@ impl AccumulatorStack {
             (Line::Hidden256(line), Weights::Hidden256(layers)) => {
                 line[0] = Accumulator::refresh(layout, layers, board, kernel);
             }
+            (Line::Hidden384(line), Weights::Hidden384(layers)) => {
+                line[0] = Accumulator::refresh(layout, layers, board, kernel);
+            }
+            (Line::Hidden512(line), Weights::Hidden512(layers)) => {
+                line[0] = Accumulator::refresh(layout, layers, board, kernel);
+            }
             _ => unreachable!("the line was just made for this width"),
         }
     }
@@ -300,6 +308,12 @@ impl AccumulatorStack {
             (Line::Hidden256(line), Weights::Hidden256(layers)) => {
                 push_on(line, top, layout, layers, kernel, side, m, board);
             }
+            (Line::Hidden384(line), Weights::Hidden384(layers)) => {
+                push_on(line, top, layout, layers, kernel, side, m, board);
+            }
+            (Line::Hidden512(line), Weights::Hidden512(layers)) => {
+                push_on(line, top, layout, layers, kernel, side, m, board);
+            }
             _ => panic!("{WIDTH_MISMATCH}"),
         }
         self.top += 1;
@@ -311,6 +325,8 @@ impl AccumulatorStack {
         match &mut self.line {
             Line::Hidden128(line) => line[top + 1] = line[top],
             Line::Hidden256(line) => line[top + 1] = line[top],
+            Line::Hidden384(line) => line[top + 1] = line[top],
+            Line::Hidden512(line) => line[top + 1] = line[top],
         }
         self.top += 1;
     }
@@ -331,6 +347,12 @@ impl AccumulatorStack {
             (Line::Hidden256(line), Weights::Hidden256(layers)) => {
                 layers.evaluate(&line[self.top], side, pieces, self.kernel)
             }
+            (Line::Hidden384(line), Weights::Hidden384(layers)) => {
+                layers.evaluate(&line[self.top], side, pieces, self.kernel)
+            }
+            (Line::Hidden512(line), Weights::Hidden512(layers)) => {
+                layers.evaluate(&line[self.top], side, pieces, self.kernel)
+            }
             _ => panic!("{WIDTH_MISMATCH}"),
         }
     }
@@ -345,6 +367,12 @@ impl AccumulatorStack {
             (Line::Hidden256(line), Weights::Hidden256(layers)) => {
                 line[self.top] == Accumulator::refresh(net.layout, layers, board, kernel)
             }
+            (Line::Hidden384(line), Weights::Hidden384(layers)) => {
+                line[self.top] == Accumulator::refresh(net.layout, layers, board, kernel)
+            }
+            (Line::Hidden512(line), Weights::Hidden512(layers)) => {
+                line[self.top] == Accumulator::refresh(net.layout, layers, board, kernel)
+            }
             _ => panic!("{WIDTH_MISMATCH}"),
         }
     }
@@ -353,23 +381,10 @@ impl AccumulatorStack {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::InputLayout;
+    use crate::nnue::{InputLayout, Lcg};
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, EnPassantMode, File};
     use std::sync::Arc;
-
-    /// A small deterministic generator for random games.
-    struct Lcg(u64);
-
-    impl Lcg {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 = self
-                .0
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            ((self.0 >> 33) % n as u64) as usize
-        }
-    }
 
     /// The kinds of move a run of [`random_games`] played.
     #[derive(Debug, Default)]
@@ -487,9 +502,10 @@ mod tests {
     }
 
     /// The embedded network (256 wide), the same weights read as a
-    /// king-mirrored network, and both narrowed to 128, so that both
-    /// layouts' and both widths' updates are checked.
-    fn networks() -> [Arc<Network>; 4] {
+    /// king-mirrored network, both narrowed to 128, a random plain network
+    /// 384 wide and a random king-mirrored one 512 wide, so that both
+    /// layouts' and every width's updates are checked.
+    fn networks() -> [Arc<Network>; 6] {
         let plain = Network::embedded();
         let mut mirrored = (*plain).clone();
         mirrored.layout = InputLayout::KingMirrored;
@@ -500,6 +516,11 @@ mod tests {
             Arc::new(mirrored),
             Arc::new(narrow),
             Arc::new(narrow_mirrored),
+            Arc::new(crate::nnue::random_network::<384>(1, InputLayout::Plain)),
+            Arc::new(crate::nnue::random_network::<512>(
+                2,
+                InputLayout::KingMirrored,
+            )),
         ]
     }
 
@@ -579,10 +600,10 @@ mod tests {
 
     #[test]
     fn a_stack_follows_the_width_of_the_network_it_is_reset_with() {
-        let [narrow, _, wide, _] = networks();
+        let [wide, _, narrow, _, wider, widest] = networks();
         let start = Chess::default();
         let mut stack = AccumulatorStack::default();
-        for net in [&narrow, &wide, &narrow] {
+        for net in [&narrow, &wide, &widest, &narrow, &wider, &wide] {
             stack.reset(net, &start);
             assert_eq!(stack.line.hidden(), net.hidden());
             assert!(stack.is_fresh(net, start.board(), Kernel::Portable));
@@ -596,7 +617,7 @@ mod tests {
     #[test]
     #[should_panic(expected = "another width")]
     fn a_stack_refuses_a_network_of_another_width() {
-        let [narrow, _, wide, _] = networks();
+        let [wide, _, narrow, ..] = networks();
         let mut stack = AccumulatorStack::default();
         stack.reset(&narrow, &Chess::default());
         stack.evaluate(&wide, Color::White, 32);

@@ -1,7 +1,7 @@
 //! The evaluation network (NNUE): a `(768 → H) × 2 → 1` perspective
 //! network with SCReLU activation and output buckets, quantised to integers;
-//! the first layer is `H` = 128 or 256 wide ([`HIDDEN_SIZES`]), each width
-//! with code of its own fixed size ([`Layers`]).
+//! the first layer is `H` = 128, 256, 384 or 512 wide ([`HIDDEN_SIZES`]),
+//! each width with code of its own fixed size ([`Layers`]).
 //!
 //! The 768 inputs are one per (piece colour relative to the perspective,
 //! piece type, square) seen from each side: White's view as the board is,
@@ -47,7 +47,7 @@ use std::sync::{Arc, LazyLock};
 pub const INPUTS: usize = 768;
 /// Widths of the first layer (per perspective) this build plays: each has
 /// its own fixed-size code, so a width costs nothing to the others.
-pub const HIDDEN_SIZES: [usize; 2] = [128, 256];
+pub const HIDDEN_SIZES: [usize; 4] = [128, 256, 384, 512];
 /// The first layer's width of the shipped network and of the trainer's
 /// networks unless told otherwise.
 pub const DEFAULT_HIDDEN: usize = 256;
@@ -68,13 +68,14 @@ pub const EVAL_LIMIT: Score = 20_000;
 
 /// Largest output weight for which `QA · w` fits 16 bits.
 pub(crate) const MAX_OUTPUT_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
-/// The widest first layer whose half of the output layer, `QA² · w` summed
-/// over its values, fits the 32 bits it is summed in (the two halves are
-/// added in 64); the kernels refuse wider layers at compile time.
-pub(crate) const MAX_SUMMED_WIDTH: usize = 256;
-const _OUTPUT_HALF_FITS_I32: () = assert!(
-    (MAX_SUMMED_WIDTH as i64) * (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64)
-        <= i32::MAX as i64
+/// The most values whose output terms, `QA² · w` summed over them, fit 32
+/// bits: the kernels sum each block of this many values of a layer in 32
+/// bits and add the blocks' sums in 64, so that a layer of any width is
+/// summed exactly while one of at most this width is one block, as fast as
+/// a plain 32-bit sum.
+pub(crate) const SUM_BLOCK: usize = 256;
+const _BLOCK_SUM_FITS_I32: () = assert!(
+    (SUM_BLOCK as i64) * (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64) <= i32::MAX as i64
 );
 const MAGIC: [u8; 8] = *b"SESSANET";
 /// Version 1 had a single output (no buckets); version 2 had no input layout
@@ -108,10 +109,12 @@ pub struct Network {
 
 // `Weights`, the accumulator stack's lines and the trainer have one case
 // per width: a width added here must be added to them.
-const _TWO_WIDTHS: () = assert!(
-    HIDDEN_SIZES.len() == 2
+const _FOUR_WIDTHS: () = assert!(
+    HIDDEN_SIZES.len() == 4
         && HIDDEN_SIZES[0] == 128
         && HIDDEN_SIZES[1] == 256
+        && HIDDEN_SIZES[2] == 384
+        && HIDDEN_SIZES[3] == 512
         && DEFAULT_HIDDEN == 256
 );
 
@@ -122,6 +125,26 @@ pub enum Weights {
     Hidden128(Box<Layers<128>>),
     /// A first layer 256 wide (the shipped network, since generation 5).
     Hidden256(Box<Layers<256>>),
+    /// A first layer 384 wide, for data that carries more than 256.
+    Hidden384(Box<Layers<384>>),
+    /// A first layer 512 wide, for data that carries more than 384.
+    Hidden512(Box<Layers<512>>),
+}
+
+impl Weights {
+    /// The weights of `layers`, for code written for any width `H` (one of
+    /// [`HIDDEN_SIZES`], which is checked at compile time).
+    pub fn from_layers<const H: usize>(layers: Box<Layers<H>>) -> Weights {
+        const { assert!(H == 128 || H == 256 || H == 384 || H == 512) };
+        let layers: Box<dyn std::any::Any> = layers;
+        let same_width = "the layers are as wide as the case chosen by their width";
+        match H {
+            128 => Weights::Hidden128(layers.downcast().expect(same_width)),
+            256 => Weights::Hidden256(layers.downcast().expect(same_width)),
+            384 => Weights::Hidden384(layers.downcast().expect(same_width)),
+            _ => Weights::Hidden512(layers.downcast().expect(same_width)),
+        }
+    }
 }
 
 /// The weights of a network whose first layer is `H` wide, ready for
@@ -359,11 +382,23 @@ impl<const H: usize> Layers<H> {
         let bucket = output_bucket(pieces);
         let [ours, theirs] = &self.output_weights[bucket];
         let (us, them) = accumulator.views(side);
-        let sum =
-            i64::from(kernel.screlu_dot(us, ours)) + i64::from(kernel.screlu_dot(them, theirs));
+        let sum = kernel.screlu_dot(us, ours) + kernel.screlu_dot(them, theirs);
         let output = (sum / i64::from(QA) + i64::from(self.output_bias[bucket])) * i64::from(SCALE)
             / i64::from(QA * QB);
         (output as Score).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// The evaluation of `board` with `side` to move, from accumulators
+    /// computed from scratch in `layout`.
+    fn evaluate_board(
+        &self,
+        layout: InputLayout,
+        board: &shakmaty::Board,
+        side: Color,
+        kernel: Kernel,
+    ) -> Score {
+        let accumulator = Accumulator::refresh(layout, self, board, kernel);
+        self.evaluate(&accumulator, side, board.occupied().count(), kernel)
     }
 }
 
@@ -378,6 +413,8 @@ impl Network {
         match self.weights {
             Weights::Hidden128(_) => 128,
             Weights::Hidden256(_) => 256,
+            Weights::Hidden384(_) => 384,
+            Weights::Hidden512(_) => 512,
         }
     }
 
@@ -451,6 +488,8 @@ impl Network {
         let weights = match hidden {
             128 => Weights::Hidden128(Layers::read(bytes)?),
             256 => Weights::Hidden256(Layers::read(bytes)?),
+            384 => Weights::Hidden384(Layers::read(bytes)?),
+            512 => Weights::Hidden512(Layers::read(bytes)?),
             _ => unreachable!("the width was checked against HIDDEN_SIZES"),
         };
         Ok(Network { layout, weights })
@@ -481,6 +520,8 @@ impl Network {
         match &self.weights {
             Weights::Hidden128(layers) => layers.write(&mut bytes),
             Weights::Hidden256(layers) => layers.write(&mut bytes),
+            Weights::Hidden384(layers) => layers.write(&mut bytes),
+            Weights::Hidden512(layers) => layers.write(&mut bytes),
         }
         let checksum = fnv1a(&bytes);
         bytes.extend_from_slice(&checksum.to_le_bytes());
@@ -496,16 +537,12 @@ impl Network {
     /// Evaluates `board` from scratch (no incremental state) with `side` to
     /// move, in centipawns from that side's point of view.
     pub fn evaluate_board(&self, board: &shakmaty::Board, side: Color, kernel: Kernel) -> Score {
-        let pieces = board.occupied().count();
+        let layout = self.layout;
         match &self.weights {
-            Weights::Hidden128(layers) => {
-                let accumulator = Accumulator::refresh(self.layout, layers, board, kernel);
-                layers.evaluate(&accumulator, side, pieces, kernel)
-            }
-            Weights::Hidden256(layers) => {
-                let accumulator = Accumulator::refresh(self.layout, layers, board, kernel);
-                layers.evaluate(&accumulator, side, pieces, kernel)
-            }
+            Weights::Hidden128(layers) => layers.evaluate_board(layout, board, side, kernel),
+            Weights::Hidden256(layers) => layers.evaluate_board(layout, board, side, kernel),
+            Weights::Hidden384(layers) => layers.evaluate_board(layout, board, side, kernel),
+            Weights::Hidden512(layers) => layers.evaluate_board(layout, board, side, kernel),
         }
     }
 
@@ -549,40 +586,90 @@ pub(crate) fn narrow_test_network() -> Network {
     narrowed(&Network::embedded())
 }
 
-/// `net` widened to 256: its first layer's weights in the first 128 lanes,
-/// pseudo-random ones in the others, whose output weights are zero, so that
-/// it evaluates exactly as `net` does while every lane is updated (a check
-/// of the 256-wide code against the 128-wide one).
+/// A small deterministic generator for the tests' pseudo-random networks
+/// and games.
 #[cfg(test)]
-pub(crate) fn widened(net: &Network) -> Network {
+pub(crate) struct Lcg(pub u64);
+
+#[cfg(test)]
+impl Lcg {
+    /// A number in `0..n`.
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+
+    /// A number in `-limit..=limit`.
+    pub(crate) fn within(&mut self, limit: i16) -> i16 {
+        self.below(2 * limit as usize + 1) as i16 - limit
+    }
+}
+
+/// `net` (128 wide) widened to `W`: its first layer's weights in the first
+/// 128 lanes, pseudo-random ones in the others, whose output weights are
+/// zero, so that it evaluates exactly as `net` does while every lane is
+/// updated (a check of the wider code against the 128-wide one).
+#[cfg(test)]
+pub(crate) fn widened<const W: usize>(net: &Network) -> Network {
+    Network {
+        layout: net.layout,
+        weights: Weights::from_layers(widened_layers::<W>(net)),
+    }
+}
+
+/// The weights of [`widened`], to edit before they become a network's.
+#[cfg(test)]
+pub(crate) fn widened_layers<const W: usize>(net: &Network) -> Box<Layers<W>> {
     let Weights::Hidden128(narrow) = &net.weights else {
         panic!("widening a network that is not 128 wide");
     };
-    let mut wide = Layers::<256>::zeroed();
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut noise = || {
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((seed >> 33) % 121) as i16 - 60
-    };
+    let mut wide = Layers::<W>::zeroed();
+    let mut noise = Lcg(0x9e37_79b9_7f4a_7c15);
     for (wide_row, row) in wide.feature_weights.iter_mut().zip(&narrow.feature_weights) {
         wide_row[..128].copy_from_slice(row);
-        wide_row[128..].iter_mut().for_each(|w| *w = noise());
+        wide_row[128..]
+            .iter_mut()
+            .for_each(|w| *w = noise.within(60));
     }
     wide.feature_bias[..128].copy_from_slice(&narrow.feature_bias);
     wide.feature_bias[128..]
         .iter_mut()
-        .for_each(|b| *b = noise());
+        .for_each(|b| *b = noise.within(60));
     for (wide_halves, halves) in wide.output_weights.iter_mut().zip(&narrow.output_weights) {
         for (wide_half, half) in wide_halves.iter_mut().zip(halves) {
             wide_half[..128].copy_from_slice(half);
         }
     }
     wide.output_bias = narrow.output_bias;
+    wide
+}
+
+/// A network `H` wide of pseudo-random weights: first-layer weights and
+/// biases spread so that the accumulators hold values below zero, between
+/// zero and `QA` and above, and output weights anywhere a file allows, so
+/// that every lane counts (a check of the wider code on its own).
+#[cfg(test)]
+pub(crate) fn random_network<const H: usize>(seed: u64, layout: InputLayout) -> Network {
+    let mut rng = Lcg(seed);
+    let mut layers = Layers::<H>::zeroed();
+    for w in layers.feature_weights.iter_mut().flatten() {
+        *w = rng.within(QA as i16 / 4);
+    }
+    for b in layers.feature_bias.iter_mut() {
+        *b = rng.within(QA as i16);
+    }
+    for w in layers.output_weights.iter_mut().flatten().flatten() {
+        *w = rng.within(MAX_OUTPUT_WEIGHT);
+    }
+    for b in layers.output_bias.iter_mut() {
+        *b = i32::from(rng.within(QA as i16)) * QB;
+    }
     Network {
-        layout: net.layout,
-        weights: Weights::Hidden256(wide),
+        layout,
+        weights: Weights::from_layers(layers),
     }
 }
 
@@ -666,10 +753,10 @@ mod tests {
 
     /// The weights of a 256-wide network (the built-in one), to edit.
     fn wide_mut(net: &mut Network) -> &mut Layers<256> {
-        match &mut net.weights {
-            Weights::Hidden256(layers) => layers,
-            Weights::Hidden128(_) => panic!("a 128-wide network"),
-        }
+        let Weights::Hidden256(layers) = &mut net.weights else {
+            panic!("a network of another width than 256");
+        };
+        layers
     }
 
     #[test]
@@ -710,15 +797,17 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_wider_network_round_trips_and_reads_every_lane() {
+    /// A 128-wide network widened to `W` round trips through a file,
+    /// evaluates as the 128-wide one (its extra lanes have output weights of
+    /// zero) until an output weight of its last lane is set.
+    fn a_wider_network_round_trips_and_reads_every_lane_at<const W: usize>() {
         let narrow = narrow_test_network();
-        let mut wide = widened(&narrow);
-        assert_eq!(wide.hidden(), 256);
-        assert_eq!(wide.shape(), "768->256x2->1, plain inputs");
+        let wide = widened::<W>(&narrow);
+        assert_eq!(wide.hidden(), W);
+        assert_eq!(wide.shape(), format!("768->{W}x2->1, plain inputs"));
         assert_eq!(narrow.shape(), "768->128x2->1, plain inputs");
         let bytes = wide.to_bytes();
-        assert_eq!(bytes.len(), file_bytes(256));
+        assert_eq!(bytes.len(), file_bytes(W));
         assert_eq!(Network::from_bytes(&bytes).unwrap(), wide);
         // The extra lanes have output weights of zero: the same evaluations.
         for fen in crate::bench::BENCH_POSITIONS {
@@ -726,24 +815,66 @@ mod tests {
             assert_eq!(
                 wide.evaluate_position(&pos),
                 narrow.evaluate_position(&pos),
-                "{fen}"
+                "{fen}, {W} wide"
             );
         }
-        // An output weight in the second half moves the evaluation.
-        let Weights::Hidden256(layers) = &mut wide.weights else {
-            unreachable!()
-        };
+        // An output weight in the last lane moves the evaluation.
+        let mut layers = widened_layers::<W>(&narrow);
         for half in layers.output_weights.iter_mut().flatten() {
-            half[200] = MAX_OUTPUT_WEIGHT;
+            half[W - 1] = MAX_OUTPUT_WEIGHT;
         }
+        let moved_net = Network {
+            layout: wide.layout,
+            weights: Weights::from_layers(layers),
+        };
         let moved = crate::bench::BENCH_POSITIONS
             .iter()
             .filter(|fen| {
                 let pos = position(fen);
-                wide.evaluate_position(&pos) != narrow.evaluate_position(&pos)
+                moved_net.evaluate_position(&pos) != narrow.evaluate_position(&pos)
             })
             .count();
-        assert!(moved > 0);
+        assert!(moved > 0, "{W} wide");
+    }
+
+    #[test]
+    fn a_wider_network_round_trips_and_reads_every_lane() {
+        a_wider_network_round_trips_and_reads_every_lane_at::<256>();
+        a_wider_network_round_trips_and_reads_every_lane_at::<384>();
+        a_wider_network_round_trips_and_reads_every_lane_at::<512>();
+    }
+
+    /// A random network `H` wide round trips through a file, and every
+    /// kernel evaluates it as the portable one does.
+    fn a_random_network_round_trips_at<const H: usize>() {
+        for layout in [InputLayout::Plain, InputLayout::KingMirrored] {
+            let net = random_network::<H>(H as u64, layout);
+            assert_eq!(net.hidden(), H);
+            let bytes = net.to_bytes();
+            assert_eq!(bytes.len(), file_bytes(H));
+            let read = Network::from_bytes(&bytes).unwrap();
+            assert_eq!(read, net);
+            assert_eq!(read.to_bytes(), bytes);
+            for fen in crate::bench::BENCH_POSITIONS {
+                let pos = position(fen);
+                let portable = net.evaluate_board(pos.board(), pos.turn(), Kernel::Portable);
+                for kernel in Kernel::available() {
+                    assert_eq!(
+                        read.evaluate_board(pos.board(), pos.turn(), kernel),
+                        portable,
+                        "{fen}, {H} wide, {layout:?}, {kernel:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn random_networks_of_every_width_round_trip_through_a_file() {
+        a_random_network_round_trips_at::<128>();
+        a_random_network_round_trips_at::<256>();
+        a_random_network_round_trips_at::<384>();
+        a_random_network_round_trips_at::<512>();
     }
 
     #[test]

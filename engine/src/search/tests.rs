@@ -58,18 +58,21 @@ fn captures_a_hanging_queen() {
 /// Searches positions full of castling on both wings, en passant,
 /// promotions and under-promotions (with and without a capture), king
 /// walks across the d/e line and null moves, with the built-in network,
-/// its weights read as a king-mirrored one, and both narrowed to 128; a
-/// build with debug assertions checks at every node that the
-/// incremental accumulators equal fresh ones.
+/// its weights read as a king-mirrored one, both narrowed to 128, and
+/// random networks 384 and 512 wide; a build with debug assertions checks
+/// at every node that the incremental accumulators equal fresh ones.
 #[test]
 fn incremental_accumulators_stay_fresh_through_a_search() {
+    use crate::nnue::{InputLayout, random_network};
     let mut mirrored = (*Network::embedded()).clone();
-    mirrored.layout = crate::nnue::InputLayout::KingMirrored;
+    mirrored.layout = InputLayout::KingMirrored;
     let networks = [
         Arc::new(crate::nnue::narrow_test_network()),
         Arc::new(crate::nnue::narrowed(&mirrored)),
         Network::embedded(),
         Arc::new(mirrored),
+        Arc::new(random_network::<384>(3, InputLayout::Plain)),
+        Arc::new(random_network::<512>(4, InputLayout::KingMirrored)),
     ];
     for (net, (fen, mode)) in networks.iter().flat_map(|net| {
         [
@@ -101,12 +104,18 @@ fn incremental_accumulators_stay_fresh_through_a_search() {
     }
 }
 
-/// A 256-wide network that evaluates exactly as a 128-wide one (its
-/// extra lanes have output weights of zero) searches exactly as it does.
+/// Networks 256, 384 and 512 wide that evaluate exactly as a 128-wide one
+/// (their extra lanes have output weights of zero) search exactly as it
+/// does.
 #[test]
 fn a_widened_network_searches_as_the_narrow_one() {
+    use crate::nnue::widened;
     let narrow = Arc::new(crate::nnue::narrow_test_network());
-    let wide = Arc::new(crate::nnue::widened(&narrow));
+    let wider = [
+        Arc::new(widened::<256>(&narrow)),
+        Arc::new(widened::<384>(&narrow)),
+        Arc::new(widened::<512>(&narrow)),
+    ];
     for fen in &crate::bench::BENCH_POSITIONS[..4] {
         let board = Board::from_fen(fen, CastlingMode::Standard).unwrap();
         let run = |net: &Arc<Network>| {
@@ -117,6 +126,9 @@ fn a_widened_network_searches_as_the_narrow_one() {
             let result = fresh_search(&board, setup);
             (result.best, result.score, result.nodes)
         };
-        assert_eq!(run(&wide), run(&narrow), "{fen}");
+        let expected = run(&narrow);
+        for wide in &wider {
+            assert_eq!(run(wide), expected, "{fen}, {} wide", wide.hidden());
+        }
     }
 }
