@@ -108,11 +108,13 @@ impl<'a> MovePicker<'a> {
         }
     }
 
-    /// The picker of a quiescence node over its legal `moves`: captures and
-    /// queen promotions only (underpromotions rarely matter there), by
-    /// MVV-LVA, losing ones included (quiescence prunes them itself).
-    pub fn tactical(moves: &'a mut MoveList, side: Color) -> MovePicker<'a> {
-        let mut picker = MovePicker::new(moves, None, [None; 2], None, side);
+    /// The picker of a quiescence node over its legal `moves`: a tactical
+    /// `tt_move` first, then captures and queen promotions only
+    /// (underpromotions rarely matter there), by MVV-LVA, losing ones
+    /// included (quiescence prunes them itself).
+    pub fn tactical(moves: &'a mut MoveList, tt_move: Option<Move>, side: Color) -> MovePicker<'a> {
+        let tt_move = tt_move.filter(|&m| is_tactical(m));
+        let mut picker = MovePicker::new(moves, tt_move, [None; 2], None, side);
         picker.with_quiets = false;
         picker
     }
@@ -306,7 +308,7 @@ mod tests {
     use super::*;
     use crate::history::{ContinuationHistory, History};
     use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Position};
+    use shakmaty::{CastlingMode, Position, Square};
 
     fn pos(fen: &str) -> Chess {
         fen.parse::<Fen>()
@@ -441,7 +443,7 @@ mod tests {
         let p = pos("r1n1k3/1P6/8/3p4/4P3/8/8/4K3 w - - 0 1");
         let t = tables();
         let mut moves = p.legal_moves();
-        let order = drain(MovePicker::tactical(&mut moves, p.turn()), &p, &t);
+        let order = drain(MovePicker::tactical(&mut moves, None, p.turn()), &p, &t);
         // bxa8=Q, b8=Q, bxc8=Q and exd5; no underpromotion, no quiet move.
         assert_eq!(order.len(), 4, "{order:?}");
         assert!(
@@ -449,6 +451,35 @@ mod tests {
                 .iter()
                 .all(|m| is_tactical(*m) && m.promotion().is_none_or(|role| role == Role::Queen))
         );
+    }
+
+    #[test]
+    fn quiescence_picker_hands_out_a_tactical_tt_move_first_and_never_a_quiet_one() {
+        let p = pos("r1n1k3/1P6/8/3p4/4P3/8/8/4K3 w - - 0 1");
+        let t = tables();
+        let moves = p.legal_moves();
+        let capture = *moves
+            .iter()
+            .find(|m| m.to() == Square::D5)
+            .expect("exd5 is legal");
+        let order = drain(
+            MovePicker::tactical(&mut moves.clone(), Some(capture), p.turn()),
+            &p,
+            &t,
+        );
+        assert_eq!(order[0], capture);
+        assert_eq!(order.len(), 4, "{order:?}");
+        let quiet = *moves
+            .iter()
+            .find(|m| !is_tactical(**m))
+            .expect("a quiet move");
+        let order = drain(
+            MovePicker::tactical(&mut moves.clone(), Some(quiet), p.turn()),
+            &p,
+            &t,
+        );
+        assert!(!order.contains(&quiet), "{order:?}");
+        assert_eq!(order.len(), 4, "{order:?}");
     }
 
     #[test]

@@ -209,8 +209,9 @@ tunables! {
     /// ProbCut verifies a capture with a search this much shallower than the node.
     probcut_reduction = 4, 3..=6, step 1;
 
-    /// Quiescence delta pruning margin: a capture that cannot lift the score to
-    /// alpha even with this much extra is skipped.
+    /// Quiescence futility margin: a capture that cannot lift the stand pat to
+    /// alpha even with this much extra is skipped, and so is one that wins no
+    /// material where the stand pat plus this cannot reach alpha.
     delta_margin = 200, 50..=400, step 20;
 
     /// The history bonus after a cutoff is `history_bonus_scale × depth²`,

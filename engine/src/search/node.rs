@@ -432,7 +432,7 @@ impl Worker<'_> {
         let side = self.board.turn();
         let previous_moves = self.stack.previous_moves(ply);
         let mut moves = self.board.legal_moves();
-        let mut picker = MovePicker::tactical(&mut moves, side);
+        let mut picker = MovePicker::tactical(&mut moves, None, side);
         while let Some(Picked { mv: m, .. }) = self.next_move(&mut picker, previous_moves) {
             if !see_ge(self.board.position(), m, raised_beta - static_eval) {
                 continue;

@@ -10,7 +10,7 @@ use crate::params::{
     rfp_margin, rfp_max_depth, se_cut_node_reduction, se_double_margin, se_double_max,
     se_negative_extension,
 };
-use crate::score::{Score, is_decisive};
+use crate::score::{INFINITY, Score, is_decisive};
 use crate::tt::{Bound, TtEntry};
 use shakmaty::Move;
 
@@ -222,6 +222,71 @@ pub(super) fn is_improving(
         (Some(_), None, None) => true,
         (None, _, _) => false,
     }
+}
+
+/// The stand-pat score of a quiescence node: its corrected evaluation
+/// `eval`, or the TT's score where the entry's bound says the truth lies
+/// beyond the evaluation in the direction of that score (never a mate or
+/// tablebase score, which a stand pat must not claim).
+pub(super) fn sharpened_stand_pat(eval: Score, entry: Option<TtEntry>) -> Score {
+    match entry {
+        Some(e) if !is_decisive(e.score) => match e.bound {
+            Bound::Exact => e.score,
+            Bound::Lower if e.score > eval => e.score,
+            Bound::Upper if e.score < eval => e.score,
+            _ => eval,
+        },
+        _ => eval,
+    }
+}
+
+/// What the quiescence search knows of a capture (or promotion) before
+/// searching it; the exchange tests are closures, as they cost time and
+/// the verdict often needs neither.
+pub(super) struct QsCapture<W: FnOnce() -> bool, H: FnOnce() -> bool> {
+    /// The stand pat plus the futility margin ([`crate::params::delta_margin`]).
+    pub futility_base: Score,
+    pub alpha: Score,
+    /// The value of the piece captured (0 for none).
+    pub gain: Score,
+    pub promotes: bool,
+    /// Whether the exchange on the target square wins material.
+    pub wins_material: W,
+    /// Whether it at least does not lose material.
+    pub holds_material: H,
+}
+
+/// The quiescence search's verdict on a capture.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum QsVerdict {
+    Search,
+    /// Skipped unsearched: the node's score is at least this bound (the
+    /// futility value where futility skipped it; `-INFINITY`, nothing, where
+    /// the exchange loses).
+    Skip(Score),
+}
+
+/// Whether quiescence searches a capture: not where even winning the piece
+/// plus a margin cannot reach alpha (the node then scores at least that
+/// much), not where the margin alone cannot reach alpha and the exchange
+/// wins nothing, and never where the exchange loses material.
+pub(super) fn qs_capture_verdict<W: FnOnce() -> bool, H: FnOnce() -> bool>(
+    capture: QsCapture<W, H>,
+) -> QsVerdict {
+    let futile = capture.futility_base <= capture.alpha;
+    if !capture.promotes {
+        let futility_value = capture.futility_base + capture.gain;
+        if futility_value <= capture.alpha {
+            return QsVerdict::Skip(futility_value);
+        }
+        if futile && !(capture.wins_material)() {
+            return QsVerdict::Skip(capture.futility_base);
+        }
+    }
+    if !(capture.holds_material)() {
+        return QsVerdict::Skip(-INFINITY);
+    }
+    QsVerdict::Search
 }
 
 #[cfg(test)]
@@ -504,5 +569,51 @@ mod tests {
         assert!(!bound_allows(Bound::Lower, 49, 0, 50));
         assert!(bound_allows(Bound::Upper, 0, 0, 50));
         assert!(!bound_allows(Bound::Upper, 1, 0, 50));
+    }
+
+    fn qs(alpha: Score, gain: Score, promotes: bool, wins: bool, holds: bool) -> QsVerdict {
+        qs_capture_verdict(QsCapture {
+            futility_base: 100,
+            alpha,
+            gain,
+            promotes,
+            wins_material: || wins,
+            holds_material: || holds,
+        })
+    }
+
+    #[test]
+    fn quiescence_skips_futile_and_losing_captures_with_the_bound_they_prove() {
+        // Winning a knight cannot lift 100 to 500: the node scores at least 420.
+        assert_eq!(qs(500, 320, false, true, true), QsVerdict::Skip(420));
+        // A promotion is never futile, but a losing one is skipped.
+        assert_eq!(qs(500, 0, true, true, true), QsVerdict::Search);
+        assert_eq!(qs(500, 0, true, false, false), QsVerdict::Skip(-INFINITY));
+        // The margin alone does not reach alpha: only a winning exchange is searched.
+        assert_eq!(qs(150, 100, false, false, true), QsVerdict::Skip(100));
+        assert_eq!(qs(150, 100, false, true, true), QsVerdict::Search);
+        // Above alpha, an even exchange is searched and a losing one is not.
+        assert_eq!(qs(50, 100, false, false, true), QsVerdict::Search);
+        assert_eq!(qs(50, 100, false, false, false), QsVerdict::Skip(-INFINITY));
+    }
+
+    #[test]
+    fn stand_pat_takes_a_tt_score_only_where_its_bound_points_beyond_the_eval() {
+        let entry = |score, bound| {
+            Some(TtEntry {
+                packed_move: 0,
+                score,
+                eval: 0,
+                depth: 3,
+                bound,
+            })
+        };
+        assert_eq!(sharpened_stand_pat(10, None), 10);
+        assert_eq!(sharpened_stand_pat(10, entry(40, Bound::Lower)), 40);
+        assert_eq!(sharpened_stand_pat(10, entry(-40, Bound::Lower)), 10);
+        assert_eq!(sharpened_stand_pat(10, entry(-40, Bound::Upper)), -40);
+        assert_eq!(sharpened_stand_pat(10, entry(40, Bound::Upper)), 10);
+        assert_eq!(sharpened_stand_pat(10, entry(-5, Bound::Exact)), -5);
+        assert_eq!(sharpened_stand_pat(10, entry(MATE - 3, Bound::Lower)), 10);
     }
 }

@@ -2,15 +2,17 @@
 //! until the position is quiet, so that no evaluation is taken in the
 //! middle of an exchange.
 
-use super::pruning::{bound_allows, bound_for};
+use super::pruning::{
+    QsCapture, QsVerdict, bound_allows, bound_for, qs_capture_verdict, sharpened_stand_pat,
+};
 use super::{NodeKind, Worker};
 use crate::draw::is_search_draw;
 use crate::history::moved_piece;
-use crate::movepick::{MovePicker, Picked};
+use crate::movepick::{MovePicker, Picked, is_tactical};
 use crate::params::delta_margin;
-use crate::score::{INFINITY, MATE, MAX_PLY, Score};
+use crate::score::{INFINITY, MATE, MAX_PLY, Score, TB_WIN_BOUND};
 use crate::see::{see_ge, value};
-use crate::tt::{pack_move, unpack_move};
+use crate::tt::{Bound, pack_move, unpack_move};
 
 impl Worker<'_> {
     /// Searches captures and promotions until the position is quiet; every
@@ -41,15 +43,22 @@ impl Worker<'_> {
         {
             return entry.score;
         }
-        // Stand pat before generating any move: most nodes end here.
+        // Stand pat before generating any move: most nodes end here. A TT
+        // score whose bound points the right way is a better estimate than
+        // the evaluation; a cutoff on the evaluation alone is stored, so
+        // that the network is not asked again.
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut stand_pat = -INFINITY;
         let mut raw_eval = 0;
         if !in_check {
             raw_eval = self.raw_eval(entry);
-            stand_pat = self.corrected_eval(raw_eval);
+            stand_pat = sharpened_stand_pat(self.corrected_eval(raw_eval), entry);
             if stand_pat >= beta {
+                if entry.is_none() {
+                    self.tt
+                        .store(key, ply, 0, stand_pat, raw_eval, 0, Bound::Lower);
+                }
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
@@ -62,21 +71,35 @@ impl Worker<'_> {
         let mut best_move = None;
         let side = self.board.turn();
         let previous_moves = self.stack.previous_moves(ply);
+        let tt_move = entry.and_then(|e| unpack_move(e.packed_move, &moves));
         let mut picker = if in_check {
-            let tt_move = entry.and_then(|e| unpack_move(e.packed_move, &moves));
             MovePicker::new(&mut moves, tt_move, self.stack[ply].killers, None, side)
         } else {
-            MovePicker::tactical(&mut moves, side)
+            MovePicker::tactical(&mut moves, tt_move, side)
         };
+        let futility_base = stand_pat + delta_margin();
+        let mut quiet_evasions = 0;
         while let Some(Picked { mv: m, .. }) = self.next_move(&mut picker, previous_moves) {
-            if !in_check {
-                // Delta pruning: even winning the piece cannot reach alpha.
-                let gain = m.capture().map_or(0, value);
-                if m.promotion().is_none() && stand_pat + gain + delta_margin() <= alpha {
-                    continue;
+            if in_check {
+                // Once a line that does not lose to mate is known, one quiet
+                // evasion is enough: the others rarely do better.
+                if !is_tactical(m) {
+                    if quiet_evasions >= 1 && best_score > -TB_WIN_BOUND {
+                        continue;
+                    }
+                    quiet_evasions += 1;
                 }
-                // Captures that lose material are not worth a look.
-                if !see_ge(self.board.position(), m, 0) {
+            } else {
+                let verdict = qs_capture_verdict(QsCapture {
+                    futility_base,
+                    alpha,
+                    gain: m.capture().map_or(0, value),
+                    promotes: m.promotion().is_some(),
+                    wins_material: || see_ge(self.board.position(), m, 1),
+                    holds_material: || see_ge(self.board.position(), m, 0),
+                });
+                if let QsVerdict::Skip(bound) = verdict {
+                    best_score = best_score.max(bound);
                     continue;
                 }
             }
