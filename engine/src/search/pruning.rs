@@ -269,18 +269,22 @@ pub(super) enum QsVerdict {
 /// Whether quiescence searches a capture: not where even winning the piece
 /// plus a margin cannot reach alpha (the node then scores at least that
 /// much), not where the margin alone cannot reach alpha and the exchange
-/// wins nothing, and never where the exchange loses material.
+/// wins nothing, and never where the exchange loses material. An exchange
+/// that wins material also holds it, so it is tested only once.
 pub(super) fn qs_capture_verdict<W: FnOnce() -> bool, H: FnOnce() -> bool>(
     capture: QsCapture<W, H>,
 ) -> QsVerdict {
-    let futile = capture.futility_base <= capture.alpha;
     if !capture.promotes {
         let futility_value = capture.futility_base + capture.gain;
         if futility_value <= capture.alpha {
             return QsVerdict::Skip(futility_value);
         }
-        if futile && !(capture.wins_material)() {
-            return QsVerdict::Skip(capture.futility_base);
+        if capture.futility_base <= capture.alpha {
+            return if (capture.wins_material)() {
+                QsVerdict::Search
+            } else {
+                QsVerdict::Skip(capture.futility_base)
+            };
         }
     }
     if !(capture.holds_material)() {
@@ -595,6 +599,16 @@ mod tests {
         // Above alpha, an even exchange is searched and a losing one is not.
         assert_eq!(qs(50, 100, false, false, true), QsVerdict::Search);
         assert_eq!(qs(50, 100, false, false, false), QsVerdict::Skip(-INFINITY));
+        // A winning exchange is not tested again for holding material.
+        let winning = qs_capture_verdict(QsCapture {
+            futility_base: 100,
+            alpha: 150,
+            gain: 100,
+            promotes: false,
+            wins_material: || true,
+            holds_material: || panic!("second exchange test"),
+        });
+        assert_eq!(winning, QsVerdict::Search);
     }
 
     #[test]

@@ -78,16 +78,16 @@ impl Worker<'_> {
             MovePicker::tactical(&mut moves, tt_move, side)
         };
         let futility_base = stand_pat + delta_margin();
-        let mut quiet_evasions = 0;
+        let mut quiet_evasion_searched = false;
         while let Some(Picked { mv: m, .. }) = self.next_move(&mut picker, previous_moves) {
             if in_check {
                 // Once a line that does not lose to mate is known, one quiet
                 // evasion is enough: the others rarely do better.
                 if !is_tactical(m) {
-                    if quiet_evasions >= 1 && best_score > -TB_WIN_BOUND {
+                    if quiet_evasion_searched && best_score > -TB_WIN_BOUND {
                         continue;
                     }
-                    quiet_evasions += 1;
+                    quiet_evasion_searched = true;
                 }
             } else {
                 let verdict = qs_capture_verdict(QsCapture {
