@@ -149,16 +149,23 @@ tunables! {
     /// `(lmp_base + depth²) / (2 - improving)`.
     lmp_base = 3, 0..=8, step 1;
 
-    /// Deepest node at which futility pruning of quiet moves applies.
+    /// Deepest reduced depth (see `reduced_depth`) at which futility pruning
+    /// of quiet moves applies.
     futility_max_depth = 6, 3..=10, step 1;
     /// Futility margin: base.
     futility_base = 90, 30..=200, step 10;
     /// Futility margin: per ply of depth.
     futility_margin = 90, 40..=200, step 10;
 
+    /// Deepest node at which quiet moves with bad history are skipped.
+    history_prune_max_depth = 4, 1..=8, step 1;
+    /// Quiet moves whose combined history lies below minus this per ply of
+    /// depth are skipped.
+    history_prune_margin = 2048, 512..=8192, step 256;
+
     /// Deepest node at which moves losing material by SEE are skipped.
     see_prune_max_depth = 8, 4..=12, step 1;
-    /// Quiet moves losing more than this per ply of depth are skipped.
+    /// Quiet moves losing more than this per ply of their reduced depth are skipped.
     see_quiet_margin = 60, 20..=120, step 6;
     /// Captures losing more than this per ply of depth squared are skipped.
     see_capture_margin = 20, 5..=60, step 3;

@@ -5,12 +5,12 @@
 use super::pruning::{
     LateMove, LateMoveKind, PruningNode, SingularTest, Singularity, bound_allows, bound_for,
     is_improving, is_late, late_move_reduction, may_double_extend, null_move_reduction,
-    probcut_applies, razoring_applies, reverse_futility_cuts, singular_verdict, skips_later_quiets,
-    tt_refutes_probcut,
+    probcut_applies, prunes_quiet, razoring_applies, reduced_depth, reverse_futility_cuts,
+    singular_verdict, skips_later_quiets, tt_refutes_probcut,
 };
 use super::{NodeKind, NonPv, Pv, Worker};
 use crate::draw::is_search_draw;
-use crate::history::{Tried, moved_piece};
+use crate::history::{PreviousMoves, Tried, moved_piece};
 use crate::movepick::{MovePicker, Picked, is_tactical};
 use crate::params::{
     iir_min_depth, nmp_min_depth, nmp_verify_depth, probcut_margin, probcut_reduction,
@@ -211,7 +211,7 @@ impl Worker<'_> {
                 if quiet {
                     skip_quiets = skip_quiets || skips_later_quiets(&node, quiet_count);
                 }
-                if self.prunes_move(picked, quiet, depth, skip_quiets) {
+                if self.prunes_move(picked, &node, move_count + 1, previous_moves, skip_quiets) {
                     continue;
                 }
             }
@@ -470,29 +470,45 @@ impl Worker<'_> {
         None
     }
 
-    /// Whether the move loop at a node of `depth` skips the move `picked`
-    /// unsearched: a quiet move once `skip_quiets` holds (see
-    /// [`skips_later_quiets`]), unless it gives check, as a quiet check can
-    /// mate, which no margin foresees; and any move that loses too much
-    /// material by static exchange.
-    fn prunes_move(&self, picked: Picked, quiet: bool, depth: i32, skip_quiets: bool) -> bool {
+    /// Whether the move loop at `node` skips the move `picked`, which would
+    /// be its `move_number`th, unsearched. A quiet move that gives no check:
+    /// once `skip_quiets` holds (see [`skips_later_quiets`]), or by bad
+    /// history or futility at its reduced depth (see [`prunes_quiet`]); a
+    /// quiet check is never skipped so, as it can mate, which no margin
+    /// foresees. Any move that loses too much material by static exchange:
+    /// a quiet one by a margin for its reduced depth.
+    fn prunes_move(
+        &self,
+        picked: Picked,
+        node: &PruningNode,
+        move_number: usize,
+        previous_moves: PreviousMoves,
+        skip_quiets: bool,
+    ) -> bool {
         let m = picked.mv;
-        if quiet {
-            if skip_quiets && !self.board.gives_check(m) {
-                return true;
-            }
-            depth <= see_prune_max_depth()
-                && !see_ge(self.board.position(), m, -see_quiet_margin() * depth)
-        } else {
+        let depth = node.depth;
+        if is_tactical(m) {
             // A capture the picker found not to lose passes any lower bar.
-            !picked.holds_material
+            return !picked.holds_material
                 && depth <= see_prune_max_depth()
                 && !see_ge(
                     self.board.position(),
                     m,
                     -see_capture_margin() * depth * depth,
-                )
+                );
         }
+        let history = picked.history.unwrap_or_else(|| {
+            self.thread_tables
+                .histories
+                .quiet_context(previous_moves)
+                .score(self.board.turn(), m)
+        });
+        let reduced = reduced_depth(depth, move_number, history);
+        if (skip_quiets || prunes_quiet(node, reduced, history)) && !self.board.gives_check(m) {
+            return true;
+        }
+        depth <= see_prune_max_depth()
+            && !see_ge(self.board.position(), m, -see_quiet_margin() * reduced)
     }
 
     /// Singular extension: when every other move fails well below the TT

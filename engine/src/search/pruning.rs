@@ -3,12 +3,12 @@
 //! on its own, and the tunables they read are those of [`crate::params`].
 
 use crate::params::{
-    futility_base, futility_margin, futility_max_depth, lmp_max_depth, lmp_threshold, lmr_cut_node,
-    lmr_history_divisor, lmr_losing_capture_percent, lmr_min_depth, lmr_reduction,
-    nmp_base_reduction, nmp_depth_divisor, nmp_eval_divisor, nmp_eval_reduction_max,
-    probcut_margin, probcut_min_depth, probcut_reduction, razor_margin, razor_max_depth,
-    rfp_margin, rfp_max_depth, se_cut_node_reduction, se_double_margin, se_double_max,
-    se_negative_extension,
+    futility_base, futility_margin, futility_max_depth, history_prune_margin,
+    history_prune_max_depth, lmp_max_depth, lmp_threshold, lmr_cut_node, lmr_history_divisor,
+    lmr_losing_capture_percent, lmr_min_depth, lmr_reduction, nmp_base_reduction,
+    nmp_depth_divisor, nmp_eval_divisor, nmp_eval_reduction_max, probcut_margin, probcut_min_depth,
+    probcut_reduction, razor_margin, razor_max_depth, rfp_margin, rfp_max_depth,
+    se_cut_node_reduction, se_double_margin, se_double_max, se_negative_extension,
 };
 use crate::score::{INFINITY, Score, is_decisive};
 use crate::tt::{Bound, TtEntry};
@@ -26,17 +26,32 @@ pub(super) struct PruningNode {
 }
 
 /// Whether the quiet moves still to come at `node` are skipped (late-move
-/// and futility pruning), once `quiets_searched` quiet moves were searched:
-/// past [`lmp_threshold`] moves at low depth, or where the evaluation plus
-/// a margin growing with depth cannot reach alpha.
+/// pruning), once `quiets_searched` quiet moves were searched: past
+/// [`lmp_threshold`] moves at low depth.
 pub(super) fn skips_later_quiets(node: &PruningNode, quiets_searched: usize) -> bool {
-    let depth = node.depth;
-    (!node.pv_node
-        && depth <= lmp_max_depth()
-        && quiets_searched >= lmp_threshold(depth, node.improving))
-        || (!node.in_check
-            && depth <= futility_max_depth()
-            && node.eval + futility_base() + futility_margin() * depth <= node.alpha)
+    !node.pv_node
+        && node.depth <= lmp_max_depth()
+        && quiets_searched >= lmp_threshold(node.depth, node.improving)
+}
+
+/// The depth a quiet move, the `move_number`th of its node, can expect to
+/// be searched at: the node's depth less one, less the reduction table's
+/// entry, adjusted by its `history` as the late-move reduction is; never
+/// below 0. Pruning margins are taken at this depth.
+pub(super) fn reduced_depth(depth: i32, move_number: usize, history: i32) -> i32 {
+    (depth - 1 - lmr_reduction(depth, move_number) + history / lmr_history_divisor()).max(0)
+}
+
+/// Whether a quiet move that gives no check is skipped at `node`: its
+/// `history` is bad at a low depth, or the evaluation plus a margin for
+/// the move's `reduced_depth` (see [`reduced_depth`]) cannot reach alpha.
+pub(super) fn prunes_quiet(node: &PruningNode, reduced_depth: i32, history: i32) -> bool {
+    let bad_history =
+        node.depth <= history_prune_max_depth() && history < -history_prune_margin() * node.depth;
+    let futile = !node.in_check
+        && reduced_depth <= futility_max_depth()
+        && node.eval + futility_base() + futility_margin() * reduced_depth <= node.alpha;
+    bad_history || futile
 }
 
 /// Reverse futility pruning: whether a node whose evaluation `eval` lies
@@ -475,16 +490,20 @@ mod tests {
         assert!(!is_late(deep - 1, 30, false), "too shallow");
     }
 
-    #[test]
-    fn late_quiets_are_skipped_by_count_or_by_futility() {
-        let node = |depth, eval, pv_node, in_check| PruningNode {
+    fn pruning_node(depth: i32, eval: Score, pv_node: bool, in_check: bool) -> PruningNode {
+        PruningNode {
             depth,
             eval,
             alpha: 0,
             pv_node,
             in_check,
             improving: true,
-        };
+        }
+    }
+
+    #[test]
+    fn late_quiets_are_skipped_by_count() {
+        let node = pruning_node;
         let threshold = lmp_threshold(1, true);
         assert!(skips_later_quiets(&node(1, 1000, false, false), threshold));
         assert!(!skips_later_quiets(
@@ -495,13 +514,45 @@ mod tests {
             !skips_later_quiets(&node(1, 1000, true, false), threshold),
             "PV node"
         );
+        let deep = lmp_max_depth() + 1;
+        assert!(!skips_later_quiets(&node(deep, 1000, false, false), 500));
+    }
+
+    #[test]
+    fn quiets_are_pruned_by_futility_at_their_reduced_depth_or_by_bad_history() {
+        let node = pruning_node;
         let hopeless = -futility_base() - futility_margin() - 1;
-        assert!(skips_later_quiets(&node(1, hopeless, true, false), 0));
+        assert!(prunes_quiet(&node(1, hopeless, true, false), 1, 0));
         assert!(
-            !skips_later_quiets(&node(1, hopeless, true, true), 0),
+            !prunes_quiet(&node(1, hopeless, true, true), 1, 0),
             "in check"
         );
-        assert!(!skips_later_quiets(&node(1, hopeless + 2, true, false), 0));
+        assert!(!prunes_quiet(&node(1, hopeless + 2, true, false), 1, 0));
+        // A deep node whose move is reduced to one ply is judged at one ply.
+        assert!(prunes_quiet(&node(9, hopeless, false, false), 1, 0));
+        assert!(!prunes_quiet(&node(9, hopeless, false, false), 2, 0));
+        // Bad history prunes at low depth whatever the evaluation.
+        let depth = history_prune_max_depth();
+        let bad = -history_prune_margin() * depth - 1;
+        assert!(prunes_quiet(&node(depth, 1000, false, false), depth, bad));
+        assert!(!prunes_quiet(
+            &node(depth, 1000, false, false),
+            depth,
+            bad + 2
+        ));
+        assert!(!prunes_quiet(
+            &node(depth + 1, 1000, false, false),
+            depth,
+            2 * bad
+        ));
+    }
+
+    #[test]
+    fn reduced_depth_follows_the_reduction_table_and_history() {
+        let table = lmr_reduction(10, 20);
+        assert_eq!(reduced_depth(10, 20, 0), 9 - table);
+        assert_eq!(reduced_depth(10, 20, 2 * lmr_history_divisor()), 11 - table);
+        assert_eq!(reduced_depth(2, 40, -10 * lmr_history_divisor()), 0);
     }
 
     #[test]
