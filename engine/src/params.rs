@@ -180,12 +180,14 @@ tunables! {
     lmr_base_percent = 75, 0..=200, step 10;
     /// Late-move reduction table: divisor of `ln(depth) * ln(move number)`, in hundredths.
     lmr_divisor_percent = 225, 150..=400, step 15;
-    /// Extra reduction of late moves at cut nodes (one ply showed no gain at
-    /// fixed nodes: off until tuned).
-    lmr_cut_node = 0, 0..=3, step 1;
+    /// Extra reduction of late moves at cut nodes, in 1024ths of a ply (one
+    /// whole ply showed no gain at fixed nodes).
+    lmr_cut_node = 512, 0..=3072, step 128;
     /// Late captures that lose material are reduced by this share (in percent)
-    /// of the table's reduction for a quiet move.
+    /// of the table's reduction for a quiet move...
     lmr_losing_capture_percent = 100, 0..=150, step 10;
+    /// ...less one ply per this much capture history.
+    lmr_capture_history_divisor = 16384, 4096..=32768, step 1024;
     /// Combined history score (butterfly plus the continuation histories one,
     /// two and four plies back) worth one ply of reduction.
     lmr_history_divisor = 16384, 4096..=32768, step 1024;
@@ -243,11 +245,17 @@ tunables! {
     correction_max_weight = 16, 4..=64, step 4;
 }
 
-/// The reduction table's entry for `depth` and `moves`, from the formula.
+/// Reductions are counted in this many parts of a ply, so that the
+/// adjustments to a reduction add up before it is rounded down to plies.
+pub const REDUCTION_UNIT: i32 = 1024;
+
+/// The reduction table's entry for `depth` and `moves`, from the formula,
+/// in [`REDUCTION_UNIT`]s.
 fn lmr_formula(depth: usize, moves: usize) -> i32 {
     let base = f64::from(lmr_base_percent()) / 100.0;
     let divisor = f64::from(lmr_divisor_percent()) / 100.0;
-    (base + (depth as f64).ln() * (moves as f64).ln() / divisor) as i32
+    let plies = base + (depth as f64).ln() * (moves as f64).ln() / divisor;
+    (plies * f64::from(REDUCTION_UNIT)) as i32
 }
 
 /// `LMR_TABLE[depth][move number]`: the reduction of a late quiet move.
@@ -262,14 +270,15 @@ static LMR_TABLE: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::ne
     table
 });
 
-/// The late-move reduction for a move at `depth` with number `move_number`.
+/// The late-move reduction for a move at `depth` with number
+/// `move_number`, in [`REDUCTION_UNIT`]s.
 #[cfg(not(feature = "tune"))]
 pub fn lmr_reduction(depth: i32, move_number: usize) -> i32 {
     LMR_TABLE[(depth as usize).min(63)][move_number.min(63)]
 }
 
-/// The late-move reduction for a move at `depth` with number `move_number`
-/// (a tuning build computes it from the current values every time).
+/// The late-move reduction for a move at `depth` with number `move_number`,
+/// in [`REDUCTION_UNIT`]s (a tuning build computes it from the current values every time).
 #[cfg(feature = "tune")]
 pub fn lmr_reduction(depth: i32, move_number: usize) -> i32 {
     let (depth, moves) = ((depth as usize).min(63), move_number.min(63));
@@ -319,7 +328,10 @@ mod tests {
 
     #[test]
     fn reductions_grow_with_depth_and_move_number() {
-        assert_eq!(lmr_reduction(1, 1), 0);
+        assert_eq!(
+            lmr_reduction(1, 1),
+            lmr_base_percent() * REDUCTION_UNIT / 100
+        );
         assert!(lmr_reduction(20, 40) > lmr_reduction(3, 4));
         assert_eq!(lmr_reduction(1000, 1000), lmr_reduction(63, 63));
     }

@@ -253,7 +253,9 @@ impl Worker<'_> {
                                 history,
                             }
                         } else {
-                            LateMoveKind::LosingTactical
+                            LateMoveKind::LosingTactical {
+                                history: self.thread_tables.histories.captures.get(side, m),
+                            }
                         };
                         late_move_reduction(LateMove {
                             depth,

@@ -3,12 +3,13 @@
 //! on its own, and the tunables they read are those of [`crate::params`].
 
 use crate::params::{
-    futility_base, futility_margin, futility_max_depth, history_prune_margin,
-    history_prune_max_depth, lmp_max_depth, lmp_threshold, lmr_cut_node, lmr_history_divisor,
-    lmr_losing_capture_percent, lmr_min_depth, lmr_reduction, nmp_base_reduction,
-    nmp_depth_divisor, nmp_eval_divisor, nmp_eval_reduction_max, probcut_margin, probcut_min_depth,
-    probcut_reduction, razor_margin, razor_max_depth, rfp_margin, rfp_max_depth,
-    se_cut_node_reduction, se_double_margin, se_double_max, se_negative_extension,
+    REDUCTION_UNIT, futility_base, futility_margin, futility_max_depth, history_prune_margin,
+    history_prune_max_depth, lmp_max_depth, lmp_threshold, lmr_capture_history_divisor,
+    lmr_cut_node, lmr_history_divisor, lmr_losing_capture_percent, lmr_min_depth, lmr_reduction,
+    nmp_base_reduction, nmp_depth_divisor, nmp_eval_divisor, nmp_eval_reduction_max,
+    probcut_margin, probcut_min_depth, probcut_reduction, razor_margin, razor_max_depth,
+    rfp_margin, rfp_max_depth, se_cut_node_reduction, se_double_margin, se_double_max,
+    se_negative_extension,
 };
 use crate::score::{INFINITY, Score, is_decisive};
 use crate::tt::{Bound, TtEntry};
@@ -36,10 +37,14 @@ pub(super) fn skips_later_quiets(node: &PruningNode, quiets_searched: usize) -> 
 
 /// The depth a quiet move, the `move_number`th of its node, can expect to
 /// be searched at: the node's depth less one, less the reduction table's
-/// entry, adjusted by its `history` as the late-move reduction is; never
-/// below 0. Pruning margins are taken at this depth.
+/// entry, adjusted by its `history` as the late-move reduction is, summed
+/// in [`REDUCTION_UNIT`]s and rounded down to plies; never below 0. Pruning
+/// margins are taken at this depth.
 pub(super) fn reduced_depth(depth: i32, move_number: usize, history: i32) -> i32 {
-    (depth - 1 - lmr_reduction(depth, move_number) + history / lmr_history_divisor()).max(0)
+    const PLY: i32 = REDUCTION_UNIT;
+    let units = (depth - 1) * PLY - lmr_reduction(depth, move_number)
+        + history * PLY / lmr_history_divisor();
+    units.div_euclid(PLY).max(0)
 }
 
 /// Whether a quiet move that gives no check is skipped at `node`: its
@@ -88,8 +93,9 @@ pub(super) fn is_late(depth: i32, move_count: usize, pv_node: bool) -> bool {
 pub(super) enum LateMoveKind {
     /// A quiet move, with whether it is a killer and its history score.
     Quiet { killer: bool, history: i32 },
-    /// A capture or promotion that loses material by static exchange.
-    LosingTactical,
+    /// A capture or promotion that loses material by static exchange,
+    /// with its capture history.
+    LosingTactical { history: i32 },
 }
 
 /// What decides the reduction of a late move.
@@ -111,20 +117,28 @@ pub(super) struct LateMove {
 /// The late-move reduction in plies: the table's [`lmr_reduction`] for
 /// depth and move number, more for quiet moves where the position is not
 /// improving and at cut nodes, less for killers, good history, PV nodes and
-/// checks; a fraction of it for losing captures. Never below 0, and never
-/// so much that the move is not searched at least one ply.
+/// checks; a fraction of it for losing captures, less by their capture
+/// history. The terms add up in [`REDUCTION_UNIT`]s and the sum is rounded
+/// down to plies: never below 0, and never so much that the move is not
+/// searched at least one ply.
 pub(super) fn late_move_reduction(late: LateMove) -> i32 {
+    const PLY: i32 = REDUCTION_UNIT;
     let table = lmr_reduction(late.depth, late.move_count);
     let mut reduction = match late.kind {
         LateMoveKind::Quiet { killer, history } => {
-            table + i32::from(!late.improving) - i32::from(killer) - history / lmr_history_divisor()
+            table + PLY * i32::from(!late.improving)
+                - PLY * i32::from(killer)
+                - history * PLY / lmr_history_divisor()
         }
-        LateMoveKind::LosingTactical => table * lmr_losing_capture_percent() / 100,
+        LateMoveKind::LosingTactical { history } => {
+            table * lmr_losing_capture_percent() / 100
+                - history * PLY / lmr_capture_history_divisor()
+        }
     };
     reduction += i32::from(late.cut_node) * lmr_cut_node();
-    reduction -= i32::from(late.pv_node);
-    reduction -= i32::from(late.gives_check);
-    reduction.clamp(0, late.new_depth - 1)
+    reduction -= PLY * i32::from(late.pv_node);
+    reduction -= PLY * i32::from(late.gives_check);
+    reduction.div_euclid(PLY).clamp(0, late.new_depth - 1)
 }
 
 /// The outcome of a singular test: the best `score` of the other moves
@@ -424,23 +438,29 @@ mod tests {
         }
     }
 
+    /// `units` of a reduction rounded down to plies.
+    fn plies(units: i32) -> i32 {
+        units.div_euclid(REDUCTION_UNIT)
+    }
+
     #[test]
     fn late_quiet_moves_are_reduced_by_the_table_and_their_history() {
+        const PLY: i32 = REDUCTION_UNIT;
         let table = lmr_reduction(10, 20);
-        assert!(table > 1, "the test needs a reduction to adjust");
-        assert_eq!(late_move_reduction(late_quiet(0)), table);
+        assert!(table > 2 * PLY, "the test needs a reduction to adjust");
+        assert_eq!(late_move_reduction(late_quiet(0)), plies(table));
         // Not improving reduces one more, a check and a PV node one less each.
         let worsening = LateMove {
             improving: false,
             ..late_quiet(0)
         };
-        assert_eq!(late_move_reduction(worsening), table + 1);
+        assert_eq!(late_move_reduction(worsening), plies(table) + 1);
         let checking_pv = LateMove {
             gives_check: true,
             pv_node: true,
             ..late_quiet(0)
         };
-        assert_eq!(late_move_reduction(checking_pv), table - 2);
+        assert_eq!(late_move_reduction(checking_pv), plies(table) - 2);
         let killer = LateMove {
             kind: LateMoveKind::Quiet {
                 killer: true,
@@ -448,16 +468,31 @@ mod tests {
             },
             ..late_quiet(0)
         };
-        assert_eq!(late_move_reduction(killer), table - 1);
+        assert_eq!(late_move_reduction(killer), plies(table) - 1);
         // Good history reduces less, bad history more.
         let divisor = lmr_history_divisor();
-        assert_eq!(late_move_reduction(late_quiet(divisor)), table - 1);
-        assert_eq!(late_move_reduction(late_quiet(-divisor)), table + 1);
+        assert_eq!(late_move_reduction(late_quiet(divisor)), plies(table) - 1);
+        assert_eq!(late_move_reduction(late_quiet(-divisor)), plies(table) + 1);
         let cut = LateMove {
             cut_node: true,
             ..late_quiet(0)
         };
-        assert_eq!(late_move_reduction(cut), table + lmr_cut_node());
+        assert_eq!(late_move_reduction(cut), plies(table + lmr_cut_node()));
+    }
+
+    #[test]
+    fn fractions_of_a_ply_add_up_before_rounding() {
+        // A fraction of a ply of bad history tips the table's own fraction
+        // over a whole ply.
+        let table = lmr_reduction(10, 20);
+        let half = lmr_history_divisor() / 2;
+        let fraction = table.rem_euclid(REDUCTION_UNIT);
+        let history = -(REDUCTION_UNIT - fraction) * lmr_history_divisor() / REDUCTION_UNIT - 1;
+        assert_eq!(late_move_reduction(late_quiet(history)), plies(table) + 1);
+        assert_eq!(
+            late_move_reduction(late_quiet(-half)),
+            plies(table + REDUCTION_UNIT / 2)
+        );
     }
 
     #[test]
@@ -470,14 +505,14 @@ mod tests {
             ..late_quiet(-100 * divisor)
         };
         assert_eq!(late_move_reduction(shallow), 1);
-        let losing = LateMove {
-            kind: LateMoveKind::LosingTactical,
+        let losing = |history| LateMove {
+            kind: LateMoveKind::LosingTactical { history },
             ..late_quiet(0)
         };
-        assert_eq!(
-            late_move_reduction(losing),
-            lmr_reduction(10, 20) * lmr_losing_capture_percent() / 100
-        );
+        let share = lmr_reduction(10, 20) * lmr_losing_capture_percent() / 100;
+        assert_eq!(late_move_reduction(losing(0)), plies(share));
+        let good = lmr_capture_history_divisor();
+        assert_eq!(late_move_reduction(losing(good)), plies(share) - 1);
     }
 
     #[test]
@@ -549,9 +584,19 @@ mod tests {
 
     #[test]
     fn reduced_depth_follows_the_reduction_table_and_history() {
+        const PLY: i32 = REDUCTION_UNIT;
         let table = lmr_reduction(10, 20);
-        assert_eq!(reduced_depth(10, 20, 0), 9 - table);
-        assert_eq!(reduced_depth(10, 20, 2 * lmr_history_divisor()), 11 - table);
+        assert_eq!(reduced_depth(10, 20, 0), (9 * PLY - table).div_euclid(PLY));
+        assert_eq!(
+            reduced_depth(10, 20, 2 * lmr_history_divisor()),
+            (11 * PLY - table).div_euclid(PLY)
+        );
+        // Half a ply of history moves the depth by the fraction it adds.
+        let fraction = (9 * PLY - table).rem_euclid(PLY);
+        assert_eq!(
+            reduced_depth(10, 20, (PLY - fraction) * lmr_history_divisor() / PLY + 1),
+            (9 * PLY - table).div_euclid(PLY) + 1
+        );
         assert_eq!(reduced_depth(2, 40, -10 * lmr_history_divisor()), 0);
     }
 

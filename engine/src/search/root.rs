@@ -2,8 +2,10 @@
 //! iterations a helper thread skips, aspiration windows, MultiPV lines and
 //! the loop over the root moves.
 
+use super::pruning::{LateMove, LateMoveKind, is_late, late_move_reduction};
 use super::{NonPv, Pv, Worker};
 use crate::history::moved_piece;
+use crate::movepick::is_tactical;
 use crate::params::{
     aspiration_fail_high_max_reduction, aspiration_full_window, aspiration_growth_percent,
     aspiration_min_depth, aspiration_window,
@@ -336,12 +338,41 @@ impl Worker<'_> {
                 });
             }
             let nodes_before = self.nodes;
-            self.stack[0].moved = moved_piece(self.board.turn(), m);
+            let side = self.board.turn();
+            let late_quiet = is_late(depth, index + 1, true) && !is_tactical(m);
+            let history = late_quiet.then(|| {
+                self.thread_tables
+                    .histories
+                    .quiet_context(self.stack.previous_moves(0))
+                    .score(side, m)
+            });
+            self.stack[0].moved = moved_piece(side, m);
             self.make(m);
             let score = if index == 0 {
                 -self.negamax::<Pv>(-beta, -alpha, depth - 1, 1, false)
             } else {
-                let score = -self.negamax::<NonPv>(-alpha - 1, -alpha, depth - 1, 1, true);
+                // Late quiet moves from the third on are searched reduced
+                // first, as at any PV node.
+                let reduction = history.map_or(0, |history| {
+                    late_move_reduction(LateMove {
+                        depth,
+                        new_depth: depth - 1,
+                        move_count: index + 1,
+                        kind: LateMoveKind::Quiet {
+                            killer: false,
+                            history,
+                        },
+                        improving: true,
+                        pv_node: true,
+                        cut_node: false,
+                        gives_check: self.board.in_check(),
+                    })
+                });
+                let mut score =
+                    -self.negamax::<NonPv>(-alpha - 1, -alpha, depth - 1 - reduction, 1, true);
+                if reduction > 0 && score > alpha && !self.stopped {
+                    score = -self.negamax::<NonPv>(-alpha - 1, -alpha, depth - 1, 1, true);
+                }
                 if score > alpha && !self.stopped {
                     -self.negamax::<Pv>(-beta, -alpha, depth - 1, 1, false)
                 } else {
