@@ -326,6 +326,19 @@ impl<'a> Worker<'a> {
         )
     }
 
+    /// The history score of the quiet move `picked` of `side`: the picker's
+    /// own figure where it ordered the move by history, else looked up now
+    /// (a TT move or killer comes out before the quiet stage).
+    #[inline]
+    fn quiet_history(&self, picked: Picked, side: Color, previous_moves: PreviousMoves) -> i32 {
+        picked.history.unwrap_or_else(|| {
+            self.thread_tables
+                .histories
+                .quiet_context(previous_moves)
+                .score(side, picked.mv)
+        })
+    }
+
     /// Makes the legal move `m` on the board and in the network's accumulators.
     #[inline]
     fn make(&mut self, m: Move) {

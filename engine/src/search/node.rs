@@ -242,15 +242,9 @@ impl Worker<'_> {
                 let reduction =
                     if is_late(depth, move_count, N::PV) && (quiet || !picked.holds_material) {
                         let kind = if quiet {
-                            let history = picked.history.unwrap_or_else(|| {
-                                self.thread_tables
-                                    .histories
-                                    .quiet_context(previous_moves)
-                                    .score(side, m)
-                            });
                             LateMoveKind::Quiet {
                                 killer: killers.contains(&Some(m)),
-                                history,
+                                history: self.quiet_history(picked, side, previous_moves),
                             }
                         } else {
                             LateMoveKind::LosingTactical {
@@ -499,12 +493,7 @@ impl Worker<'_> {
                     -see_capture_margin() * depth * depth,
                 );
         }
-        let history = picked.history.unwrap_or_else(|| {
-            self.thread_tables
-                .histories
-                .quiet_context(previous_moves)
-                .score(self.board.turn(), m)
-        });
+        let history = self.quiet_history(picked, self.board.turn(), previous_moves);
         let reduced = reduced_depth(depth, move_number, history);
         if (skip_quiets || prunes_quiet(node, reduced, history)) && !self.board.gives_check(m) {
             return true;
