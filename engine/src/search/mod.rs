@@ -326,16 +326,23 @@ impl<'a> Worker<'a> {
         )
     }
 
-    /// The history score of the quiet move `picked` of `side`: the picker's
-    /// own figure where it ordered the move by history, else looked up now
-    /// (a TT move or killer comes out before the quiet stage).
+    /// The combined history score of the quiet move `m` of `side`: `known`,
+    /// the picker's own figure where it ordered the move by history, else
+    /// looked up now (a TT move or killer comes out before the quiet stage,
+    /// and the root orders its moves without history).
     #[inline]
-    fn quiet_history(&self, picked: Picked, side: Color, previous_moves: PreviousMoves) -> i32 {
-        picked.history.unwrap_or_else(|| {
+    fn quiet_history(
+        &self,
+        m: Move,
+        known: Option<i32>,
+        side: Color,
+        previous_moves: PreviousMoves,
+    ) -> i32 {
+        known.unwrap_or_else(|| {
             self.thread_tables
                 .histories
                 .quiet_context(previous_moves)
-                .score(side, picked.mv)
+                .score(side, m)
         })
     }
 

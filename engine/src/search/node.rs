@@ -239,31 +239,32 @@ impl Worker<'_> {
             let score = if move_count == 1 {
                 -self.negamax::<N>(-beta, -alpha, new_depth, ply + 1, !N::PV && !cut_node)
             } else {
-                let reduction =
-                    if is_late(depth, move_count, N::PV) && (quiet || !picked.holds_material) {
-                        let kind = if quiet {
-                            LateMoveKind::Quiet {
-                                killer: killers.contains(&Some(m)),
-                                history: self.quiet_history(picked, side, previous_moves),
-                            }
-                        } else {
-                            LateMoveKind::LosingTactical {
-                                history: self.thread_tables.histories.captures.get(side, m),
-                            }
-                        };
-                        late_move_reduction(LateMove {
-                            depth,
-                            new_depth,
-                            move_count,
-                            kind,
-                            improving,
-                            pv_node: N::PV,
-                            cut_node,
-                            gives_check,
-                        })
+                let reduction = if is_late(depth, move_count, N::PV)
+                    && (quiet || !picked.holds_material)
+                {
+                    let kind = if quiet {
+                        LateMoveKind::Quiet {
+                            killer: killers.contains(&Some(m)),
+                            history: self.quiet_history(m, picked.history, side, previous_moves),
+                        }
                     } else {
-                        0
+                        LateMoveKind::LosingTactical {
+                            history: self.thread_tables.histories.captures.get(side, m),
+                        }
                     };
+                    late_move_reduction(LateMove {
+                        depth,
+                        new_depth,
+                        move_count,
+                        kind,
+                        improving,
+                        pv_node: N::PV,
+                        cut_node,
+                        gives_check,
+                    })
+                } else {
+                    0
+                };
                 let mut score = -self.negamax::<NonPv>(
                     -alpha - 1,
                     -alpha,
@@ -493,7 +494,7 @@ impl Worker<'_> {
                     -see_capture_margin() * depth * depth,
                 );
         }
-        let history = self.quiet_history(picked, self.board.turn(), previous_moves);
+        let history = self.quiet_history(m, picked.history, self.board.turn(), previous_moves);
         let reduced = reduced_depth(depth, move_number, history);
         if (skip_quiets || prunes_quiet(node, reduced, history)) && !self.board.gives_check(m) {
             return true;

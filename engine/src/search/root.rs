@@ -340,12 +340,8 @@ impl Worker<'_> {
             let nodes_before = self.nodes;
             let side = self.board.turn();
             let late_quiet = is_late(depth, index + 1, true) && !is_tactical(m);
-            let history = late_quiet.then(|| {
-                self.thread_tables
-                    .histories
-                    .quiet_context(self.stack.previous_moves(0))
-                    .score(side, m)
-            });
+            let history =
+                late_quiet.then(|| self.quiet_history(m, None, side, self.stack.previous_moves(0)));
             self.stack[0].moved = moved_piece(side, m);
             self.make(m);
             let score = if index == 0 {
