@@ -13,9 +13,10 @@
 //! prunes and reduces on better estimates; the evaluation itself and the
 //! transposition table keep the uncorrected values.
 
+use crate::history::{MovedPiece, PreviousMoves};
 use crate::params::{
-    correction_max, correction_max_error, correction_max_weight, correction_nonpawn_percent,
-    correction_pawn_percent,
+    correction_continuation_percent, correction_max, correction_max_error, correction_max_weight,
+    correction_minor_percent, correction_nonpawn_percent, correction_pawn_percent,
 };
 use crate::score::Score;
 use shakmaty::{Board, Chess, Color, Position, Role};
@@ -29,8 +30,9 @@ const GRAIN: i32 = 256;
 const WEIGHT_TOTAL: i32 = 256;
 
 /// What a correction is keyed by: the pawns of both sides, White's other
-/// pieces (king included), Black's other pieces.
-const KINDS: usize = 3;
+/// pieces (king included), Black's other pieces, the knights and bishops of
+/// both sides, and the last two moves (what moved where).
+const KINDS: usize = 5;
 
 /// Average evaluation errors by kind of key, side to move and key.
 pub struct CorrectionHistory {
@@ -67,35 +69,53 @@ fn non_pawns(board: &Board, side: Color) -> [u64; 5] {
     .map(|role| board.by_piece(role.of(side)).0)
 }
 
-/// The side to move and the key of each kind for the position.
-fn slots(pos: &Chess) -> (usize, [usize; KINDS]) {
+/// A move as the continuation key sees it: the piece and its target
+/// square, 0 for none (the root, or a null move).
+fn moved_code(moved: MovedPiece) -> u64 {
+    moved.map_or(0, |(piece, to)| {
+        1 + (piece.color as u64 * 6 + piece.role as u64) * 64 + to as u64
+    })
+}
+
+/// The side to move and the key of each kind for the position `pos`,
+/// reached by the `previous` moves.
+fn slots(pos: &Chess, previous: PreviousMoves) -> (usize, [usize; KINDS]) {
     let board = pos.board();
     let pawns = [
         board.by_piece(Color::Black.pawn()).0,
         board.by_piece(Color::White.pawn()).0,
     ];
+    let minors = [Color::White, Color::Black].map(|side| {
+        (board.by_piece(Role::Knight.of(side)) | board.by_piece(Role::Bishop.of(side))).0
+    });
     let keys = [
         hash(pawns),
         hash(non_pawns(board, Color::White)),
         hash(non_pawns(board, Color::Black)),
+        hash(minors),
+        hash([moved_code(previous.one), moved_code(previous.two)]),
     ];
     (pos.turn() as usize, keys)
 }
 
 impl CorrectionHistory {
-    /// `eval`, the static evaluation of `pos` for the side to move, shifted
-    /// by the weighted sum of what its keys hold.
-    pub fn correct(&self, pos: &Chess, eval: Score) -> Score {
-        let (side, keys) = slots(pos);
+    /// `eval`, the static evaluation of `pos` (reached by the `previous`
+    /// moves) for the side to move, shifted by the weighted sum of what its
+    /// keys hold.
+    pub fn correct(&self, pos: &Chess, previous: PreviousMoves, eval: Score) -> Score {
+        let (side, keys) = slots(pos, previous);
         eval + self.correction(side, keys)
     }
 
     /// The correction, in centipawns, for the side to move `side` and the
     /// keys `keys`.
     fn correction(&self, side: usize, keys: [usize; KINDS]) -> Score {
-        let [pawns, white, black] = [0, 1, 2].map(|kind| self.table[kind][side][keys[kind]]);
-        let weighted =
-            pawns * correction_pawn_percent() + (white + black) * correction_nonpawn_percent();
+        let [pawns, white, black, minors, moves] =
+            [0, 1, 2, 3, 4].map(|kind| self.table[kind][side][keys[kind]]);
+        let weighted = pawns * correction_pawn_percent()
+            + (white + black) * correction_nonpawn_percent()
+            + minors * correction_minor_percent()
+            + moves * correction_continuation_percent();
         weighted / (100 * GRAIN)
     }
 
@@ -103,8 +123,8 @@ impl CorrectionHistory {
     /// better (for the side to move) than its uncorrected static evaluation:
     /// every key of the position moves by the part of the error its current
     /// correction misses. Deeper searches weigh more.
-    pub fn update(&mut self, pos: &Chess, depth: i32, error: Score) {
-        let (side, keys) = slots(pos);
+    pub fn update(&mut self, pos: &Chess, previous: PreviousMoves, depth: i32, error: Score) {
+        let (side, keys) = slots(pos, previous);
         let weight = (depth + 1).clamp(1, correction_max_weight());
         let max_error = correction_max_error();
         let residual = error.clamp(-max_error, max_error) - self.correction(side, keys);
@@ -130,10 +150,33 @@ mod tests {
             .unwrap()
     }
 
+    /// No previous move (the root).
+    const NONE: PreviousMoves = PreviousMoves {
+        one: None,
+        two: None,
+        four: None,
+    };
+
+    /// The weights of all keys together, in percent.
+    fn share() -> i32 {
+        correction_pawn_percent()
+            + 2 * correction_nonpawn_percent()
+            + correction_minor_percent()
+            + correction_continuation_percent()
+    }
+
+    /// Previous moves whose last is `piece` arriving on `to`.
+    fn after(piece: shakmaty::Piece, to: shakmaty::Square) -> PreviousMoves {
+        PreviousMoves {
+            one: Some((piece, to)),
+            ..NONE
+        }
+    }
+
     #[test]
     fn a_fresh_table_changes_nothing() {
         let table = CorrectionHistory::default();
-        assert_eq!(table.correct(&Chess::default(), 37), 37);
+        assert_eq!(table.correct(&Chess::default(), NONE, 37), 37);
     }
 
     #[test]
@@ -141,51 +184,64 @@ mod tests {
         let mut table = CorrectionHistory::default();
         let pos = Chess::default();
         for _ in 0..200 {
-            table.update(&pos, 10, 30);
+            table.update(&pos, NONE, 10, 30);
         }
-        let corrected = table.correct(&pos, 0);
+        let corrected = table.correct(&pos, NONE, 0);
         assert!((28..=30).contains(&corrected), "{corrected}");
-        let share = correction_pawn_percent() + 2 * correction_nonpawn_percent();
         // Large errors move the evaluation only so far.
         for _ in 0..200 {
-            table.update(&pos, 10, -2_000);
+            table.update(&pos, NONE, 10, -2_000);
         }
-        assert_eq!(table.correct(&pos, 0), -correction_max() * share / 100);
+        assert_eq!(
+            table.correct(&pos, NONE, 0),
+            -correction_max() * share() / 100
+        );
     }
 
     #[test]
     fn corrections_belong_to_their_keys_and_the_side_to_move() {
+        use shakmaty::{Piece, Square};
         let mut table = CorrectionHistory::default();
         let white = Chess::default();
         for _ in 0..100 {
-            table.update(&white, 12, 40);
+            table.update(&white, NONE, 12, 40);
         }
         // Same pawns, Black to move: untouched.
         let black = position("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1");
-        assert_eq!(table.correct(&black, 5), 5);
-        // Other pawns and other pieces, White to move: untouched.
+        let knight_f3 = after(Piece::from_char('N').unwrap(), Square::F3);
+        assert_eq!(table.correct(&black, knight_f3, 5), 5);
+        // Other pawns and pieces, White to move, after another move: untouched.
         let moved = position("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/8/PPPP1PPP/RNBQKB1R w KQkq - 0 2");
-        assert_eq!(table.correct(&moved, 5), 5);
-        // The three keys of the start position learnt the same share of the
+        let knight_f6 = after(Piece::from_char('n').unwrap(), Square::F6);
+        assert_eq!(table.correct(&moved, knight_f6, 5), 5);
+        // The five keys of the start position learnt the same share of the
         // 40 centipawns, together all of it.
-        let share = correction_pawn_percent() + 2 * correction_nonpawn_percent();
-        let per_key = 40 * 100 / share;
+        let per_key = 40 * 100 / share();
+        let near = |corrected: Score, expected: Score| {
+            assert!(
+                (expected - 2..=expected + 2).contains(&corrected),
+                "{corrected} for {expected}"
+            );
+        };
+        // The same position reached without moves: by the last moves alone.
+        near(
+            table.correct(&moved, NONE, 5),
+            5 + per_key * correction_continuation_percent() / 100,
+        );
         // Same pawns and White pieces, Black's knight moved: corrected by both.
         let knight = position("r1bqkbnr/pppppppp/2n5/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 2 2");
-        let shares = correction_pawn_percent() + correction_nonpawn_percent();
-        let expected = 5 + per_key * shares / 100;
-        let corrected = table.correct(&knight, 5);
-        assert!(
-            (expected - 2..=expected + 2).contains(&corrected),
-            "{corrected}"
+        let knight_c6 = after(Piece::from_char('n').unwrap(), Square::C6);
+        near(
+            table.correct(&knight, knight_c6, 5),
+            5 + per_key * (correction_pawn_percent() + correction_nonpawn_percent()) / 100,
         );
-        // Other pawns, same pieces of both sides: corrected by the pieces.
+        // Other pawns, same pieces of both sides: corrected by the pieces
+        // and by the knights and bishops.
         let pawn_moved = position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1");
-        let pieces_only = 5 + 2 * per_key * correction_nonpawn_percent() / 100;
-        let corrected = table.correct(&pawn_moved, 5);
-        assert!(
-            (pieces_only - 2..=pieces_only + 2).contains(&corrected),
-            "{corrected}"
+        let pawn_e4 = after(Piece::from_char('P').unwrap(), Square::E4);
+        near(
+            table.correct(&pawn_moved, pawn_e4, 5),
+            5 + per_key * (2 * correction_nonpawn_percent() + correction_minor_percent()) / 100,
         );
     }
 
@@ -194,9 +250,9 @@ mod tests {
         let pos = Chess::default();
         let mut shallow = CorrectionHistory::default();
         let mut deep = CorrectionHistory::default();
-        shallow.update(&pos, 1, 40);
-        deep.update(&pos, 12, 40);
-        let (side, keys) = slots(&pos);
+        shallow.update(&pos, NONE, 1, 40);
+        deep.update(&pos, NONE, 12, 40);
+        let (side, keys) = slots(&pos, NONE);
         let entry = |t: &CorrectionHistory| t.table[0][side][keys[0]];
         assert!(entry(&deep) > entry(&shallow));
     }

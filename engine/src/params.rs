@@ -237,8 +237,12 @@ tunables! {
     correction_max = 48, 16..=128, step 8;
     /// The pawn structure's average error counts this many percent in a correction...
     correction_pawn_percent = 100, 0..=200, step 10;
-    /// ...and each side's other pieces' average error this many.
+    /// ...each side's other pieces' average error this many...
     correction_nonpawn_percent = 50, 0..=200, step 10;
+    /// ...the knights' and bishops' of both sides this many...
+    correction_minor_percent = 50, 0..=200, step 10;
+    /// ...and the last two moves' this many.
+    correction_continuation_percent = 50, 0..=200, step 10;
     /// Evaluation errors beyond this many centipawns count as this many.
     correction_max_error = 400, 100..=800, step 50;
     /// A correction sample's weight is its depth plus one, at most this (out of 256).

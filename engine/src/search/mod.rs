@@ -409,12 +409,13 @@ impl<'a> Worker<'a> {
         entry.map_or_else(|| self.evaluate(), |e| e.eval)
     }
 
-    /// `raw` shifted by the correction history, kept clear of tablebase and
-    /// mate scores.
-    fn corrected_eval(&self, raw: Score) -> Score {
+    /// `raw`, the evaluation of the node at `ply`, shifted by the
+    /// correction history, kept clear of tablebase and mate scores.
+    fn corrected_eval(&self, raw: Score, ply: usize) -> Score {
+        let previous = self.stack.previous_moves(ply);
         self.thread_tables
             .correction
-            .correct(self.board.position(), raw)
+            .correct(self.board.position(), previous, raw)
             .clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 

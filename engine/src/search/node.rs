@@ -110,7 +110,7 @@ impl Worker<'_> {
         // (the TT keeps the uncorrected one), then sharpened by a TT score
         // whose bound points the right way.
         let raw_eval = (!in_check).then(|| self.raw_eval(entry));
-        let static_eval = raw_eval.map(|raw| self.corrected_eval(raw));
+        let static_eval = raw_eval.map(|raw| self.corrected_eval(raw, ply));
         let eval = match (static_eval, entry) {
             (Some(eval), Some(e)) if !is_decisive(e.score) => match e.bound {
                 Bound::Exact => e.score,
@@ -344,8 +344,10 @@ impl Worker<'_> {
                 && !(bound == Bound::Lower && best_score <= corrected)
                 && !(bound == Bound::Upper && best_score >= corrected)
             {
+                let previous = self.stack.previous_moves(ply);
                 self.thread_tables.correction.update(
                     self.board.position(),
+                    previous,
                     depth,
                     best_score - raw,
                 );

@@ -53,7 +53,7 @@ impl Worker<'_> {
         let mut raw_eval = 0;
         if !in_check {
             raw_eval = self.raw_eval(entry);
-            stand_pat = sharpened_stand_pat(self.corrected_eval(raw_eval), entry);
+            stand_pat = sharpened_stand_pat(self.corrected_eval(raw_eval, ply), entry);
             if stand_pat >= beta {
                 if entry.is_none() {
                     self.tt

@@ -86,7 +86,7 @@ impl Worker<'_> {
         self.stack[0].static_eval = (!self.board.in_check()).then(|| {
             let entry = self.tt.probe(self.board.key(), 0);
             let raw = self.raw_eval(entry);
-            self.corrected_eval(raw)
+            self.corrected_eval(raw, 0)
         });
         // The scores of the last finished iteration's lines, best first.
         let mut previous_scores = vec![0; line_count];
