@@ -1,17 +1,18 @@
 //! Correction history: the static evaluation's recent error per pawn
-//! structure and per arrangement of each side's other pieces, learnt from
-//! the search.
+//! structure, per arrangement of each side's other pieces, per placement of
+//! the knights and bishops and per last two moves, learnt from the search.
 //!
 //! When a node's search settles on a score, the difference between that
 //! score and the node's static evaluation says how wrong the evaluation was
 //! there. Positions with the same pawns (and side to move) tend to be
-//! misjudged the same way, and so do positions where one side's pieces
-//! stand the same. Later static evaluations are shifted by a weighted sum of
-//! what their keys hold, and each key learns the error that this sum still
-//! leaves (the residual), not the whole error: a steady error is then
-//! corrected once, whatever the weights, instead of once per key. The search
-//! prunes and reduces on better estimates; the evaluation itself and the
-//! transposition table keep the uncorrected values.
+//! misjudged the same way, and so do positions where one side's pieces, or
+//! the minor pieces, stand the same, or that the same moves led to. Later
+//! static evaluations are shifted by a weighted sum of what their keys hold,
+//! and each key learns the error that this sum still leaves (the residual),
+//! not the whole error: a steady error is then corrected once, whatever the
+//! weights, instead of once per key. The search prunes and reduces on better
+//! estimates; the evaluation itself and the transposition table keep the
+//! uncorrected values.
 
 use crate::history::{MovedPiece, PreviousMoves};
 use crate::params::{
@@ -34,7 +35,8 @@ const WEIGHT_TOTAL: i32 = 256;
 /// both sides, and the last two moves (what moved where).
 const KINDS: usize = 5;
 
-/// Average evaluation errors by kind of key, side to move and key.
+/// What each key has learnt of the evaluation's error, by kind of key, side
+/// to move and key.
 pub struct CorrectionHistory {
     table: Box<[[[i32; ENTRIES]; 2]; KINDS]>,
 }
@@ -180,7 +182,7 @@ mod tests {
     }
 
     #[test]
-    fn a_steady_error_is_corrected_once_whatever_the_weights() {
+    fn a_steady_error_is_corrected_once_not_once_per_key() {
         let mut table = CorrectionHistory::default();
         let pos = Chess::default();
         for _ in 0..200 {

@@ -12,7 +12,7 @@ use crate::history::Histories;
 pub struct ThreadTables {
     /// The move-ordering histories.
     pub histories: Histories,
-    /// Average errors of the static evaluation per pawn structure.
+    /// What the static evaluation got wrong, by pawns, pieces and last moves.
     pub correction: CorrectionHistory,
 }
 

@@ -41,9 +41,9 @@
 //!   random keys make rare; what grows is the demand on memory bandwidth.
 //! - Memory per thread, by the sizes of its tables: histories (about
 //!   1.2 MB, most of it the continuation history), correction history
-//!   (384 kB), accumulators and search stack (about 150 kB), and a 16 MB
+//!   (640 kB), accumulators and search stack (about 150 kB), and a 16 MB
 //!   stack reserved but touched
-//!   only as deep as the search goes: about 450 MB of tables at 256
+//!   only as deep as the search goes: about 500 MB of tables at 256
 //!   threads, next to the gigabytes of hash such a machine is given.
 
 use crate::board::Board;
