@@ -344,10 +344,9 @@ impl Worker<'_> {
                 && !(bound == Bound::Lower && best_score <= corrected)
                 && !(bound == Bound::Upper && best_score >= corrected)
             {
-                let previous = self.stack.previous_moves(ply);
                 self.thread_tables.correction.update(
                     self.board.position(),
-                    previous,
+                    previous_moves,
                     depth,
                     best_score - raw,
                 );
