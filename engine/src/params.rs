@@ -247,6 +247,23 @@ tunables! {
     correction_max_error = 400, 100..=800, step 50;
     /// A correction sample's weight is its depth plus one, at most this (out of 256).
     correction_max_weight = 16, 4..=64, step 4;
+
+    /// The soft limit's factor from the best move's share of an iteration's
+    /// nodes is `(tm_node_base - share) × tm_node_scale`, both in percent...
+    tm_node_base = 150, 110..=200, step 5;
+    /// ...(see `tm_node_base`).
+    tm_node_scale = 135, 50..=250, step 10;
+    /// Best-move stability: the factor, in percent, when the best move just changed...
+    tm_stability_start = 140, 100..=200, step 5;
+    /// ...less this for each iteration it has stayed best...
+    tm_stability_step = 10, 0..=30, step 2;
+    /// ...down to this.
+    tm_stability_min = 80, 50..=100, step 5;
+    /// A falling score lengthens the soft limit by this many percent per 10
+    /// centipawns it fell since the last iteration...
+    tm_falling_percent_per_10cp = 10, 0..=30, step 2;
+    /// ...to at most this factor, in percent.
+    tm_falling_max = 150, 100..=250, step 10;
 }
 
 /// Reductions are counted in this many parts of a ply, so that the

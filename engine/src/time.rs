@@ -8,7 +8,18 @@
 //! moves remain, the hard limit also stays within a twelfth of the usable
 //! time plus the increment, so that one long iteration cannot eat the
 //! time of several later moves.
+//!
+//! Between iterations the soft limit is scaled by what the search has
+//! learnt ([`SearchSignals`]): a best move that took most of the nodes and
+//! stayed best for several iterations ends the search early, one that just
+//! changed, or a falling score, lets it run longer, never past the hard
+//! limit.
 
+use crate::params::{
+    tm_falling_max, tm_falling_percent_per_10cp, tm_node_base, tm_node_scale, tm_stability_min,
+    tm_stability_start, tm_stability_step,
+};
+use crate::score::Score;
 use shakmaty::Color;
 use std::time::Duration;
 
@@ -225,6 +236,60 @@ impl TimeBudget {
                     hard: main.hard.map(|t| t + free),
                 }
             }
+        }
+    }
+}
+
+/// The soft limit is scaled by at most this many times.
+const MAX_SOFT_SCALE_PERCENT: u64 = 300;
+/// ...and by at least this much, in percent.
+const MIN_SOFT_SCALE_PERCENT: u64 = 25;
+
+/// What a finished iteration says about how settled the search is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchSignals {
+    /// The best move's share of the iteration's nodes, in percent.
+    pub best_move_node_percent: u64,
+    /// Finished iterations in a row, before this one, whose best move was
+    /// this iteration's (0 when the best move just changed).
+    pub best_move_stable_for: u32,
+    /// How far the best score fell since the last iteration, in
+    /// centipawns (negative when it rose).
+    pub score_drop: Score,
+}
+
+impl SearchSignals {
+    /// The factor, in percent, by which these signals scale the soft limit:
+    /// the product of a factor from the best move's share of the nodes
+    /// (much effort on other moves means the choice is close), one from its
+    /// stability, and one from a falling score (time to find a way out),
+    /// within 25 % and 300 %.
+    pub fn soft_scale_percent(&self) -> u64 {
+        let share = self.best_move_node_percent.min(100) as i64;
+        let node = ((i64::from(tm_node_base()) - share) * i64::from(tm_node_scale()) / 100).max(1);
+        let stability = (i64::from(tm_stability_start())
+            - i64::from(tm_stability_step()) * i64::from(self.best_move_stable_for))
+        .max(i64::from(tm_stability_min()));
+        let falling = (100
+            + i64::from(self.score_drop.max(0)) * i64::from(tm_falling_percent_per_10cp()) / 10)
+            .min(i64::from(tm_falling_max()));
+        let percent = node * stability / 100 * falling / 100;
+        (percent.max(0) as u64).clamp(MIN_SOFT_SCALE_PERCENT, MAX_SOFT_SCALE_PERCENT)
+    }
+}
+
+impl TimeBudget {
+    /// The soft limit scaled by `percent` (see
+    /// [`SearchSignals::soft_scale_percent`]), never past the hard limit.
+    /// A budget whose soft limit is its hard limit (`movetime`, a nearly
+    /// empty clock) is a fixed time and is not scaled.
+    pub fn scaled_soft(&self, percent: u64) -> Option<Duration> {
+        match (self.soft, self.hard) {
+            (Some(soft), Some(hard)) if soft < hard => {
+                let percent = percent.clamp(MIN_SOFT_SCALE_PERCENT, MAX_SOFT_SCALE_PERCENT);
+                Some((soft * percent as u32 / 100).min(hard))
+            }
+            _ => self.soft,
         }
     }
 }
@@ -448,6 +513,84 @@ mod tests {
             }
             assert!(lowest > 100.0, "hard: {spend_hard}, lowest {lowest} ms");
         }
+    }
+
+    fn signals(share: u64, stable: u32, drop: Score) -> SearchSignals {
+        SearchSignals {
+            best_move_node_percent: share,
+            best_move_stable_for: stable,
+            score_drop: drop,
+        }
+    }
+
+    #[test]
+    fn a_settled_search_stops_early_and_an_unsettled_one_runs_longer() {
+        let settled = signals(95, 8, 0).soft_scale_percent();
+        let unsettled = signals(30, 0, 0).soft_scale_percent();
+        assert!(settled < 70, "{settled}");
+        assert!(unsettled > 180, "{unsettled}");
+        // Each signal alone moves the factor the same way.
+        assert!(signals(40, 3, 0).soft_scale_percent() > signals(90, 3, 0).soft_scale_percent());
+        assert!(signals(70, 0, 0).soft_scale_percent() > signals(70, 5, 0).soft_scale_percent());
+        assert!(signals(70, 3, 40).soft_scale_percent() > signals(70, 3, 0).soft_scale_percent());
+        // A rising score does not shorten the search below a steady one.
+        assert_eq!(
+            signals(70, 3, -80).soft_scale_percent(),
+            signals(70, 3, 0).soft_scale_percent()
+        );
+        // Long stability and a falling score are both capped.
+        assert_eq!(
+            signals(70, 20, 0).soft_scale_percent(),
+            signals(70, 40, 0).soft_scale_percent()
+        );
+        assert_eq!(
+            signals(70, 3, 500).soft_scale_percent(),
+            signals(70, 3, 900).soft_scale_percent()
+        );
+    }
+
+    #[test]
+    fn the_scale_stays_within_its_bounds_for_any_signals() {
+        for share in [0, 1, 50, 99, 100, 250] {
+            for stable in [0, 1, 5, 100, u32::MAX] {
+                for drop in [Score::MIN / 2, -100, 0, 30, 1000, Score::MAX / 2] {
+                    let p = signals(share, stable, drop).soft_scale_percent();
+                    assert!(
+                        (MIN_SOFT_SCALE_PERCENT..=MAX_SOFT_SCALE_PERCENT).contains(&p),
+                        "{share} {stable} {drop}: {p}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_scaled_soft_limit_never_passes_the_hard_limit() {
+        let b = budget(60_000, 1_000, None, 0);
+        let (soft, hard) = (b.soft.unwrap(), b.hard.unwrap());
+        assert_eq!(b.scaled_soft(100), Some(soft));
+        assert_eq!(b.scaled_soft(50), Some(soft / 2));
+        assert!(b.scaled_soft(300).unwrap() <= hard);
+        assert!(b.scaled_soft(300).unwrap() > soft * 2);
+        for remaining in [0, 40, 157, 2_000, 8_000, 3_600_000] {
+            for inc in [0, 20, 80, 1_000] {
+                let b = budget(remaining, inc, None, 0);
+                for percent in [0, 25, 100, 300, 10_000] {
+                    assert!(
+                        b.scaled_soft(percent) <= b.hard,
+                        "{remaining} {inc} {percent}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_fixed_move_time_is_not_scaled() {
+        let fixed = TimeBudget::new(TimeControl::MoveTime(Duration::from_secs(1)), OVERHEAD);
+        assert_eq!(fixed.scaled_soft(25), fixed.soft);
+        assert_eq!(fixed.scaled_soft(300), fixed.soft);
+        assert_eq!(TimeBudget::UNLIMITED.scaled_soft(300), None);
     }
 
     #[test]

@@ -12,6 +12,7 @@ use crate::params::{
 };
 use crate::report::{PvLine, SearchEvent, SearchResult};
 use crate::score::{INFINITY, MATE, MAX_PLY, Score, is_decisive, is_mate};
+use crate::time::SearchSignals;
 use crate::tt::unpack_move;
 use shakmaty::Move;
 use std::time::Duration;
@@ -19,6 +20,10 @@ use std::time::Duration;
 /// Time after `go` from which the main thread reports each root move as it
 /// starts searching it (`currmove`).
 const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
+
+/// The first iteration after which the soft limit is scaled by the search's
+/// signals; before it they say little.
+const SOFT_SCALE_MIN_DEPTH: u32 = 6;
 
 /// A root move with what the last iteration learnt about it.
 #[derive(Debug, Clone)]
@@ -91,10 +96,13 @@ impl Worker<'_> {
         // The scores of the last finished iteration's lines, best first.
         let mut previous_scores = vec![0; line_count];
         let max_depth = self.setup.max_depth.clamp(1, MAX_PLY as u32 - 1);
+        // The best move's stability over the finished iterations.
+        let mut best_move_stable_for = 0;
         for depth in 1..=max_depth {
             if depth < max_depth && skips_depth(self.setup.thread_index, depth) {
                 continue;
             }
+            let iteration_start_nodes = self.nodes;
             self.seldepth = 0;
             self.iteration_improvement = None;
             let scored =
@@ -115,6 +123,8 @@ impl Worker<'_> {
                 }
                 break;
             }
+            let previous_best = result.best;
+            let previous_score = previous_scores[0];
             let lines = &mut root_moves[..scored];
             lines.sort_by_key(|r| (std::cmp::Reverse(r.tb_rank), std::cmp::Reverse(r.score)));
             previous_scores = lines.iter().map(|r| r.score).collect();
@@ -128,7 +138,18 @@ impl Worker<'_> {
             if self.stopped {
                 break;
             }
-            if self.iteration_ends_search(root_moves[0].score, root_moves.len()) {
+            best_move_stable_for = if depth > 1 && result.best == previous_best {
+                best_move_stable_for + 1
+            } else {
+                0
+            };
+            let iteration_nodes = (self.nodes - iteration_start_nodes).max(1);
+            let signals = SearchSignals {
+                best_move_node_percent: root_moves[0].nodes * 100 / iteration_nodes,
+                best_move_stable_for,
+                score_drop: previous_score - root_moves[0].score,
+            };
+            if self.iteration_ends_search(root_moves[0].score, root_moves.len(), depth, signals) {
                 break;
             }
         }
@@ -233,9 +254,17 @@ impl Worker<'_> {
         }
     }
 
-    /// Whether the search should end after a finished iteration whose best
-    /// line scored `score`, with `root_move_count` moves to choose from.
-    fn iteration_ends_search(&self, score: Score, root_move_count: usize) -> bool {
+    /// Whether the search should end after a finished iteration of `depth`
+    /// whose best line scored `score`, with `root_move_count` moves to
+    /// choose from. From depth [`SOFT_SCALE_MIN_DEPTH`] the soft limit is
+    /// scaled by the iteration's `signals`.
+    fn iteration_ends_search(
+        &self,
+        score: Score,
+        root_move_count: usize,
+        depth: u32,
+        signals: SearchSignals,
+    ) -> bool {
         // A mate in `mate` moves is a mate within 2 * mate - 1 plies; no
         // search sees past `MAX_PLY`, so larger limits mean any mate.
         if let Some(mate) = self.setup.mate
@@ -249,7 +278,12 @@ impl Worker<'_> {
         if self.setup.soft_nodes.is_some_and(|soft| self.nodes >= soft) {
             return true;
         }
-        match (self.setup.budget.soft, self.clock_elapsed()) {
+        let soft = if depth >= SOFT_SCALE_MIN_DEPTH {
+            self.setup.budget.scaled_soft(signals.soft_scale_percent())
+        } else {
+            self.setup.budget.soft
+        };
+        match (soft, self.clock_elapsed()) {
             (Some(soft), Some(elapsed)) => elapsed >= soft,
             _ => false,
         }
