@@ -4,7 +4,19 @@
 mod common;
 
 use common::{Engine, PROMPT, position};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+/// The tests here time engines that run many threads on a machine with a
+/// few cores. Run beside each other, each would also measure the others'
+/// threads (up to 84 at once on two cores), so they take turns.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn take_turn() -> MutexGuard<'static, ()> {
+    ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -14,6 +26,7 @@ fn assert_legal(text: &str) {
 
 #[test]
 fn fifty_cycles_with_four_threads() {
+    let _turn = take_turn();
     let mut e = Engine::start();
     e.send("setoption name Threads value 4");
     e.ready();
@@ -41,6 +54,7 @@ fn fifty_cycles_with_four_threads() {
 
 #[test]
 fn hash_and_threads_change_between_searches() {
+    let _turn = take_turn();
     let mut e = Engine::start();
     for (threads, hash) in [(2, 1), (3, 32), (1, 8), (8, 8), (2, 64)] {
         e.send(&format!("setoption name Threads value {threads}"));
@@ -61,6 +75,7 @@ fn hash_and_threads_change_between_searches() {
 
 #[test]
 fn many_threads_still_answer_isready_and_stop() {
+    let _turn = take_turn();
     let mut e = Engine::start();
     e.send("setoption name Threads value 8");
     e.send("go infinite");
@@ -80,6 +95,7 @@ fn many_threads_still_answer_isready_and_stop() {
 /// the pool shrinks back.
 #[test]
 fn sixty_four_threads_keep_time_and_answer_stop() {
+    let _turn = take_turn();
     let mut e = Engine::start();
     e.send("setoption name Threads value 64");
     e.ready();
