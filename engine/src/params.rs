@@ -10,6 +10,10 @@
 //!
 //! Fractions are written as integers in hundredths (`_percent`), so that all
 //! tunables are integers, as tuners and UCI spin options expect.
+//!
+//! The values are those of the SPSA run logged in `bench/RESULTS.md` (its
+//! state at iteration 4,322 in `bench/data/spsa-85d4ffb/`, rounded), tuned
+//! on the search of main 85d4ffb in games at 2 s + 0.02 s.
 
 /// A search constant a tuner may change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,34 +114,34 @@ impl std::fmt::Display for TunableError {
 
 tunables! {
     /// Half-width of the first aspiration window, in centipawns.
-    aspiration_window = 25, 8..=60, step 3;
+    aspiration_window = 23, 8..=60, step 3;
     /// Depth from which iterations start with an aspiration window.
     aspiration_min_depth = 4, 2..=8, step 1;
     /// A failed aspiration window grows by this share of its width, in percent.
-    aspiration_growth_percent = 50, 20..=150, step 10;
+    aspiration_growth_percent = 49, 20..=150, step 10;
     /// Each fail high is searched again a ply shallower, by at most this many plies.
     aspiration_fail_high_max_reduction = 3, 0..=6, step 1;
     /// Once the window's half-width passes this, the search takes the full window.
-    aspiration_full_window = 1000, 300..=3000, step 100;
+    aspiration_full_window = 1012, 300..=3000, step 100;
 
     /// Deepest node at which reverse futility pruning applies.
     rfp_max_depth = 8, 4..=12, step 1;
     /// Reverse futility margin per ply of depth.
-    rfp_margin = 80, 40..=150, step 8;
+    rfp_margin = 76, 40..=150, step 8;
 
     /// Deepest node at which razoring applies.
-    razor_max_depth = 3, 1..=6, step 1;
+    razor_max_depth = 2, 1..=6, step 1;
     /// Razoring margin per ply of depth.
-    razor_margin = 250, 100..=500, step 20;
+    razor_margin = 231, 100..=500, step 20;
 
     /// Shallowest node at which the null move is tried.
-    nmp_min_depth = 3, 1..=6, step 1;
+    nmp_min_depth = 2, 1..=6, step 1;
     /// Base null-move reduction.
     nmp_base_reduction = 3, 2..=5, step 1;
     /// The null-move reduction grows by one ply per this many plies of depth.
-    nmp_depth_divisor = 4, 2..=8, step 1;
+    nmp_depth_divisor = 3, 2..=8, step 1;
     /// ...and by one ply per this many centipawns the static eval exceeds beta...
-    nmp_eval_divisor = 200, 80..=400, step 20;
+    nmp_eval_divisor = 191, 80..=400, step 20;
     /// ...by at most this many plies.
     nmp_eval_reduction_max = 3, 1..=6, step 1;
     /// From this depth a null-move cutoff is verified by a reduced normal search.
@@ -147,57 +151,57 @@ tunables! {
     lmp_max_depth = 8, 4..=12, step 1;
     /// Late-move pruning: quiet moves searched before the rest are skipped is
     /// `(lmp_base + depth²) / (2 - improving)`.
-    lmp_base = 3, 0..=8, step 1;
+    lmp_base = 4, 0..=8, step 1;
 
     /// Deepest reduced depth (see `reduced_depth`) at which futility pruning
     /// of quiet moves applies.
-    futility_max_depth = 6, 3..=10, step 1;
+    futility_max_depth = 7, 3..=10, step 1;
     /// Futility margin: base.
-    futility_base = 90, 30..=200, step 10;
+    futility_base = 88, 30..=200, step 10;
     /// Futility margin: per ply of depth.
-    futility_margin = 90, 40..=200, step 10;
+    futility_margin = 88, 40..=200, step 10;
 
     /// Deepest node at which quiet moves with bad history are skipped.
     history_prune_max_depth = 4, 1..=8, step 1;
     /// Quiet moves whose combined history lies below minus this per ply of
     /// depth are skipped.
-    history_prune_margin = 2048, 512..=8192, step 256;
+    history_prune_margin = 2164, 512..=8192, step 256;
 
     /// Deepest node at which moves losing material by SEE are skipped.
     see_prune_max_depth = 8, 4..=12, step 1;
     /// Quiet moves losing more than this per ply of their reduced depth are skipped.
-    see_quiet_margin = 60, 20..=120, step 6;
+    see_quiet_margin = 59, 20..=120, step 6;
     /// Captures losing more than this per ply of depth squared are skipped.
-    see_capture_margin = 20, 5..=60, step 3;
+    see_capture_margin = 19, 5..=60, step 3;
 
     /// Shallowest node without a TT move that is searched one ply shallower
     /// (internal iterative reduction).
     iir_min_depth = 4, 2..=8, step 1;
 
     /// Shallowest node at which late moves are reduced.
-    lmr_min_depth = 3, 2..=5, step 1;
+    lmr_min_depth = 2, 2..=5, step 1;
     /// Late-move reduction table: base, in hundredths of a ply.
-    lmr_base_percent = 75, 0..=200, step 10;
+    lmr_base_percent = 77, 0..=200, step 10;
     /// Late-move reduction table: divisor of `ln(depth) * ln(move number)`, in hundredths.
-    lmr_divisor_percent = 225, 150..=400, step 15;
+    lmr_divisor_percent = 226, 150..=400, step 15;
     /// Extra reduction of late moves at cut nodes, in 1024ths of a ply (one
     /// whole ply showed no gain at fixed nodes).
-    lmr_cut_node = 512, 0..=3072, step 128;
+    lmr_cut_node = 563, 0..=3072, step 128;
     /// Late captures that lose material are reduced by this share (in percent)
     /// of the table's reduction for a quiet move...
-    lmr_losing_capture_percent = 100, 0..=150, step 10;
+    lmr_losing_capture_percent = 96, 0..=150, step 10;
     /// ...less one ply per this much capture history.
-    lmr_capture_history_divisor = 16384, 4096..=32768, step 1024;
+    lmr_capture_history_divisor = 16219, 4096..=32768, step 1024;
     /// Combined history score (butterfly plus the continuation histories one,
     /// two and four plies back) worth one ply of reduction.
-    lmr_history_divisor = 16384, 4096..=32768, step 1024;
+    lmr_history_divisor = 16159, 4096..=32768, step 1024;
 
     /// Shallowest node at which the TT move is tested for being singular.
     se_min_depth = 8, 4..=12, step 1;
     /// The TT entry must come from a search at most this much shallower than the node.
     se_tt_depth_margin = 3, 1..=5, step 1;
     /// The other moves must stay this far per ply of depth below the TT score.
-    se_margin_per_depth = 2, 1..=5, step 1;
+    se_margin_per_depth = 1, 1..=5, step 1;
 
     /// A TT move expected to fail high on its own, but not singular, is
     /// searched this many plies shallower.
@@ -209,61 +213,61 @@ tunables! {
     /// Double extension: the other moves fail this far below the singular beta.
     se_double_margin = 20, 0..=60, step 4;
     /// At most this many double extensions on one line.
-    se_double_max = 6, 0..=12, step 1;
+    se_double_max = 7, 0..=12, step 1;
 
     /// Shallowest node at which ProbCut tries captures against a raised beta.
-    probcut_min_depth = 5, 3..=20, step 1;
+    probcut_min_depth = 6, 3..=20, step 1;
     /// ProbCut's raised beta: this far above the node's beta.
-    probcut_margin = 200, 80..=400, step 20;
+    probcut_margin = 207, 80..=400, step 20;
     /// ProbCut verifies a capture with a search this much shallower than the node.
     probcut_reduction = 4, 3..=6, step 1;
 
     /// Quiescence futility margin: a capture that cannot lift the stand pat to
     /// alpha even with this much extra is skipped, and so is one that wins no
     /// material where the stand pat plus this cannot reach alpha.
-    delta_margin = 200, 50..=400, step 20;
+    delta_margin = 218, 50..=400, step 20;
 
     /// The history bonus after a cutoff is `history_bonus_scale × depth²`,
     /// with `depth²` at most this.
-    history_bonus_max = 400, 100..=1600, step 50;
+    history_bonus_max = 388, 100..=1600, step 50;
     /// The history bonus after a cutoff, per `depth²`.
-    history_bonus_scale = 32, 4..=64, step 4;
+    history_bonus_scale = 30, 4..=64, step 4;
     /// Capture ordering: the victim's value counts this many times...
     capture_victim_weight = 16, 4..=32, step 2;
     /// ...plus the capture history divided by this.
-    capture_history_divisor = 16, 4..=64, step 4;
+    capture_history_divisor = 15, 4..=64, step 4;
 
     /// The largest correction one key of the correction history holds, in centipawns.
-    correction_max = 48, 16..=128, step 8;
+    correction_max = 45, 16..=128, step 8;
     /// The pawn structure's key counts this many percent in a correction...
-    correction_pawn_percent = 100, 0..=200, step 10;
+    correction_pawn_percent = 92, 0..=200, step 10;
     /// ...each side's other pieces' key this many...
-    correction_nonpawn_percent = 50, 0..=200, step 10;
+    correction_nonpawn_percent = 52, 0..=200, step 10;
     /// ...the knights' and bishops' of both sides this many...
     correction_minor_percent = 50, 0..=200, step 10;
     /// ...and the last two moves' this many.
-    correction_continuation_percent = 50, 0..=200, step 10;
+    correction_continuation_percent = 54, 0..=200, step 10;
     /// Evaluation errors beyond this many centipawns count as this many.
-    correction_max_error = 400, 100..=800, step 50;
+    correction_max_error = 389, 100..=800, step 50;
     /// A correction sample's weight is its depth plus one, at most this (out of 256).
-    correction_max_weight = 16, 4..=64, step 4;
+    correction_max_weight = 18, 4..=64, step 4;
 
     /// The soft limit's factor from the best move's share of an iteration's
     /// nodes is `(tm_node_base - share) × tm_node_scale`, both in percent...
-    tm_node_base = 150, 110..=200, step 5;
+    tm_node_base = 148, 110..=200, step 5;
     /// ...(see `tm_node_base`).
-    tm_node_scale = 135, 50..=250, step 10;
+    tm_node_scale = 128, 50..=250, step 10;
     /// Best-move stability: the factor, in percent, when the best move just changed...
-    tm_stability_start = 140, 100..=200, step 5;
+    tm_stability_start = 142, 100..=200, step 5;
     /// ...less this for each iteration it has stayed best...
-    tm_stability_step = 10, 0..=30, step 2;
+    tm_stability_step = 9, 0..=30, step 2;
     /// ...down to this.
-    tm_stability_min = 80, 50..=100, step 5;
+    tm_stability_min = 77, 50..=100, step 5;
     /// A falling score lengthens the soft limit by this many percent per 10
     /// centipawns it fell since the last iteration...
-    tm_falling_percent_per_10cp = 10, 0..=30, step 2;
+    tm_falling_percent_per_10cp = 9, 0..=30, step 2;
     /// ...to at most this factor, in percent.
-    tm_falling_max = 150, 100..=250, step 10;
+    tm_falling_max = 151, 100..=250, step 10;
 }
 
 /// Reductions are counted in this many parts of a ply, so that the
